@@ -1,0 +1,194 @@
+"""The shared protocol, exercised through the toy game in tests/toygame.py."""
+
+import json
+import random
+from fractions import Fraction as F
+
+import pytest
+
+from coronas.dice import D6, Die
+from coronas.engine import (
+    CHANCE,
+    TERMINAL,
+    IllegalAction,
+    RandomBot,
+    RulesError,
+    SaveFileError,
+    State,
+    exact_distribution,
+    load_game,
+    play,
+)
+from tests.toygame import GiveUp, Reroll, Roll, ToyGame, ToyRules
+
+
+def test_chance_node_has_exact_outcomes():
+    state = ToyGame().new_initial_state()
+    assert state.is_chance_node() and state.current_player == CHANCE
+    outcomes = state.chance_outcomes()
+    assert outcomes == [(Roll(i), F(1, 6)) for i in range(1, 7)]
+    assert state.legal_actions() == []
+    assert state.chance_distribution()[Roll(6)] == F(1, 6)
+
+
+def test_apply_undo_child_clone():
+    state = ToyGame().new_initial_state()
+    state.apply(Roll(2))
+    assert state.current_player == 0 and state.legal_actions() == [Reroll(), GiveUp()]
+    before = state.clone()
+    after = state.child(Reroll())
+    assert state == before and after.shields == 1 and after != state
+    state.apply(Reroll())
+    assert state == after
+    assert state.undo() == Reroll()
+    assert state == before and state.history == [Roll(2)]
+    state.undo()
+    assert state == ToyGame().new_initial_state()
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        state.undo()
+
+
+def test_illegal_actions_raise_with_reason_and_change_nothing():
+    state = ToyGame(rules=ToyRules(shields=0)).new_initial_state()
+    with pytest.raises(IllegalAction, match="not a possible outcome"):
+        state.apply(Roll(7))
+    state.apply(Roll(1))
+    snapshot = state.clone()
+    with pytest.raises(IllegalAction, match="no shield left"):
+        state.apply(Reroll())
+    with pytest.raises(IllegalAction, match="not legal"):
+        state.apply(Roll(3))
+    assert state == snapshot and state.history == snapshot.history
+    state.apply(GiveUp())
+    assert state.is_terminal() and state.current_player == TERMINAL
+    with pytest.raises(IllegalAction, match="game is over"):
+        state.apply(GiveUp())
+
+
+def test_failed_apply_restores_the_state():
+    class Broken(ToyGame.state_class):
+        def _apply(self, action):
+            self.shields = 99
+            raise RuntimeError("boom")
+
+    state = Broken(ToyGame())
+    with pytest.raises(RuntimeError):
+        state.apply(Roll(1))
+    assert state.shields == 2 and state.history == []
+
+
+def test_scores_and_winners_only_at_the_end():
+    state = ToyGame().new_initial_state()
+    with pytest.raises(IllegalAction, match="not over"):
+        state.scores()
+    state.apply(Roll(5))
+    assert state.is_terminal() and state.scores() == [1] and state.winners() == [0]
+
+
+def test_save_load_and_replay_give_an_equal_state(tmp_path):
+    state = ToyGame(seed=3, rules=ToyRules(target=5)).new_initial_state()
+    for a in (Roll(1), Reroll(), Roll(2)):
+        state.apply(a)
+    text = state.to_json()
+    data = json.loads(text)
+    assert data["format"] == "coronas-game" and data["version"] == 1
+    loaded = State.from_json(text)
+    assert loaded == state and loaded.history == state.history
+    assert loaded.game.rules.target == 5 and loaded.game.seed == 3
+    path = tmp_path / "game.json"
+    state.save(path)
+    assert load_game(path) == state
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{not json", "not valid JSON"),
+        ('{"format": "chess"}', "not a coronas saved game"),
+        ('{"format": "coronas-game", "version": 99}', "format version 99"),
+        ('{"format": "coronas-game", "version": 1, "game": "poker"}', "unknown game 'poker'"),
+        (
+            '{"format": "coronas-game", "version": 1, "game": "toy", "params": {}, '
+            '"actions": [{"type": "Fly"}]}',
+            "action 0: unknown action type 'Fly'",
+        ),
+        (
+            '{"format": "coronas-game", "version": 1, "game": "toy", "params": {}, '
+            '"actions": [{"type": "Roll", "value": 9}]}',
+            "cannot be replayed",
+        ),
+        (
+            '{"format": "coronas-game", "version": 1, "game": "toy", '
+            '"params": {"rules": {"target": "four"}}, "actions": []}',
+            "field 'target': expected a whole number",
+        ),
+    ],
+)
+def test_bad_saved_games_name_the_problem(text, message):
+    with pytest.raises(SaveFileError, match=message):
+        load_game(text)
+
+
+def test_rules_from_dict_and_file(tmp_path):
+    assert ToyRules.from_dict({"target": 6}).target == 6
+    assert ToyRules().replace(shields=0).shields == 0
+    with pytest.raises(RulesError, match="unknown field"):
+        ToyRules.from_dict({"tagret": 6})
+    with pytest.raises(RulesError, match=r"field 'faces'\[1\]: expected a whole number"):
+        ToyRules.from_dict({"faces": [1, "x"]})
+    bad = tmp_path / "rules.json"
+    bad.write_text("{oops")
+    with pytest.raises(RulesError, match="rules.json: not valid JSON"):
+        ToyRules.load(bad)
+    good = tmp_path / "good.json"
+    good.write_text('{"faces": [1, 1, 2, 3, 4, 5]}')
+    assert ToyGame(rules=str(good)).rules.faces == (1, 1, 2, 3, 4, 5)
+
+
+def test_game_checks_its_parameters():
+    with pytest.raises(ValueError, match="1-1 players"):
+        ToyGame(players=2)
+    with pytest.raises(ValueError, match="seed"):
+        ToyGame(seed="abc")
+
+
+def reroll_while_possible(state):
+    return Reroll() if Reroll() in state.legal_actions() else GiveUp()
+
+
+@pytest.mark.parametrize("target, shields", [(4, 2), (6, 1), (2, 0), (5, 3)])
+def test_exact_distribution_walks_the_tree(target, shields):
+    state = ToyGame(rules=ToyRules(target=target, shields=shields)).new_initial_state()
+    dist = exact_distribution(state, reroll_while_possible, lambda s: s.success)
+    # succeeding within `shields` rerolls: 1 - q^(k+1), q = (target-1)/6
+    q = F(target - 1, 6)
+    assert dist[True] == 1 - q ** (shields + 1)
+    assert dist[True] == D6.p_at_least(target, rerolls=shields)
+    assert state.history == []  # the walk leaves the state alone
+
+
+def test_exact_distribution_with_mixed_policy_and_stop():
+    state = ToyGame(rules=ToyRules(target=4, shields=1)).new_initial_state()
+    half = lambda s: [(a, F(1, len(s.legal_actions()))) for a in s.legal_actions()]  # noqa: E731
+    dist = exact_distribution(state, half, lambda s: s.success)
+    # 1/2 first roll; else 1/2 chance to reroll, then 1/2: 1/2 + 1/2 * 1/2 * 1/2
+    assert dist[True] == F(5, 8)
+    first = exact_distribution(state, half, lambda s: s.last, stop=lambda s: s.last is not None)
+    assert first == Die.from_pmf({i: F(1, 6) for i in range(1, 7)})
+
+
+def test_play_is_reproducible_and_matches_the_exact_odds():
+    rules = ToyRules(target=5, shields=1)
+    wins = 0
+    n = 3000
+    rng = random.Random(11)
+    for _ in range(n):
+        s = play(ToyGame(rules=rules).new_initial_state(), lambda s, r: reroll_while_possible(s), rng)
+        wins += s.success
+    exact = D6.p_at_least(5, rerolls=1)  # 1 - (2/3)^2 = 5/9
+    assert exact == F(5, 9)
+    sd = (float(exact) * (1 - float(exact)) / n) ** 0.5
+    assert abs(wins / n - float(exact)) < 4 * sd
+    a = play(ToyGame().new_initial_state(), [RandomBot()], 5)
+    b = play(ToyGame().new_initial_state(), [RandomBot()], 5)
+    assert a.history == b.history
