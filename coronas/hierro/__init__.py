@@ -1,0 +1,1 @@
+"""Corona de Hierro: 3-5 players, a road map of northern Italy, coloured dice and castles."""
