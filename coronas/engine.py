@@ -235,8 +235,11 @@ def _coerce(value: Any, like: Any, where: str) -> Any:
             raise RulesError(f"{where}: expected an object, got {value!r}")
         return type(like)(
             **{
-                f.name: _coerce(value.get(f.name, getattr(like, f.name)), getattr(like, f.name),
-                                f"{where}.{f.name}")
+                f.name: _coerce(
+                    value.get(f.name, getattr(like, f.name)),
+                    getattr(like, f.name),
+                    f"{where}.{f.name}",
+                )
                 for f in dataclasses.fields(like)
             }
         )
@@ -307,8 +310,9 @@ class Game:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Game:
-        return cls(players=params.get("players"), seed=params.get("seed"),
-                   rules=params.get("rules"))
+        return cls(
+            players=params.get("players"), seed=params.get("seed"), rules=params.get("rules")
+        )
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.params() == other.params()
@@ -339,7 +343,9 @@ class State:
     * ``_apply(action)``: change the position. It may assume the action is legal;
     * ``_returns()``: the final score of each player (terminal states);
     * optionally ``_why_illegal(action)``: the reason an action is refused, in the game's words;
-    * optionally ``_snapshot()`` / ``_restore(snap)`` for a faster undo than ``deepcopy``;
+    * optionally ``_snapshot()`` / ``_restore(snap)`` for a faster undo and clone than
+      ``deepcopy``. A snapshot is never changed once taken and may be restored more than once
+      (a clone shares its original's undo stack), so ``_restore`` must copy what it mutates;
     * ``graph()``, ``__str__`` and ``_repr_html_`` for display.
 
     Everything in ``self.__dict__`` except the names in ``_BASE_FIELDS`` is game data: it is
@@ -378,8 +384,7 @@ class State:
         return None
 
     def _snapshot(self) -> Any:
-        return copy.deepcopy({k: v for k, v in self.__dict__.items()
-                              if k not in self._BASE_FIELDS})
+        return copy.deepcopy({k: v for k, v in self.__dict__.items() if k not in self._BASE_FIELDS})
 
     def _restore(self, snap: Any) -> None:
         for k in [k for k in self.__dict__ if k not in self._BASE_FIELDS]:
@@ -471,14 +476,10 @@ class State:
     def clone(self) -> State:
         """An independent copy with the same history (undo works on it too)."""
         new = copy.copy(self)
-        new.__dict__.update(self._copy_data())
+        new._restore(self._snapshot())
         new.history = list(self.history)
         new._undo = list(self._undo)
         return new
-
-    def _copy_data(self) -> dict[str, Any]:
-        return copy.deepcopy({k: v for k, v in self.__dict__.items()
-                              if k not in self._BASE_FIELDS})
 
     def child(self, action: Any) -> State:
         """A copy with ``action`` applied; this state is left alone."""
@@ -588,8 +589,9 @@ def load_game(text: str | Path, source: str | None = None) -> State:
         try:
             state.apply(action)
         except IllegalAction as exc:
-            raise SaveFileError(f"{source}: action {i} ({action}) cannot be replayed: {exc}") \
-                from None
+            raise SaveFileError(
+                f"{source}: action {i} ({action}) cannot be replayed: {exc}"
+            ) from None
     return state
 
 

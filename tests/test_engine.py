@@ -138,7 +138,7 @@ def test_rules_from_dict_and_file(tmp_path):
         ToyRules.from_dict({"faces": [1, "x"]})
     bad = tmp_path / "rules.json"
     bad.write_text("{oops")
-    with pytest.raises(RulesError, match="rules.json: not valid JSON"):
+    with pytest.raises(RulesError, match=r"rules\.json: not valid JSON"):
         ToyRules.load(bad)
     good = tmp_path / "good.json"
     good.write_text('{"faces": [1, 1, 2, 3, 4, 5]}')
@@ -183,7 +183,9 @@ def test_play_is_reproducible_and_matches_the_exact_odds():
     n = 3000
     rng = random.Random(11)
     for _ in range(n):
-        s = play(ToyGame(rules=rules).new_initial_state(), lambda s, r: reroll_while_possible(s), rng)
+        s = play(
+            ToyGame(rules=rules).new_initial_state(), lambda s, r: reroll_while_possible(s), rng
+        )
         wins += s.success
     exact = D6.p_at_least(5, rerolls=1)  # 1 - (2/3)^2 = 5/9
     assert exact == F(5, 9)
@@ -192,3 +194,15 @@ def test_play_is_reproducible_and_matches_the_exact_odds():
     a = play(ToyGame().new_initial_state(), [RandomBot()], 5)
     b = play(ToyGame().new_initial_state(), [RandomBot()], 5)
     assert a.history == b.history
+
+
+def test_clones_undo_independently():
+    state = ToyGame().new_initial_state()
+    state.apply(Roll(1))
+    state.apply(Reroll())
+    copy = state.clone()
+    assert copy.undo() == Reroll() and state.undo() == Reroll()
+    copy.apply(GiveUp())
+    # the original is unaffected by what the clone did after sharing its undo stack
+    assert state.shields == 2 and not state.is_terminal()
+    assert copy.is_terminal() and copy.shields == 2
