@@ -50,9 +50,11 @@ __all__ = [
     "State",
     "action_from_dict",
     "action_to_dict",
+    "available_games",
     "exact_distribution",
     "load_game",
     "play",
+    "register_game",
 ]
 
 FORMAT_VERSION = 1
@@ -593,6 +595,12 @@ def load_game(text: str | Path, source: str | None = None) -> State:
                 f"{source}: action {i} ({action}) cannot be replayed: {exc}"
             ) from None
     return state
+
+
+def available_games() -> dict[str, type[Game]]:
+    """The registered games by name (``"batalla"``, ``"carolus"``, ``"hierro"``, ...)."""
+    _import_games()
+    return dict(sorted(_GAMES.items()))
 
 
 def _import_games() -> None:

@@ -15,6 +15,7 @@ from coronas.engine import (
     RulesError,
     SaveFileError,
     State,
+    available_games,
     exact_distribution,
     load_game,
     play,
@@ -206,3 +207,9 @@ def test_clones_undo_independently():
     # the original is unaffected by what the clone did after sharing its undo stack
     assert state.shields == 2 and not state.is_terminal()
     assert copy.is_terminal() and copy.shields == 2
+
+
+def test_registered_games_are_listed_by_name():
+    games = available_games()
+    assert games["toy"] is ToyGame
+    assert list(games) == sorted(games)
