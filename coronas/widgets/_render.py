@@ -1,0 +1,94 @@
+"""Turning states, figures and fractions into HTML for the widgets (no ipywidgets here)."""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import io
+from collections.abc import Callable
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+__all__ = ["figure_html", "find_drawer", "fraction_text", "state_html"]
+
+
+def fraction_text(p: Fraction) -> str:
+    """An exact probability as ``"7/12 (58.33%)"``: the fraction first, the percentage after."""
+    return f"{p} ({float(p) * 100:.2f}%)"
+
+
+def figure_html(fig: Any, dpi: int = 80) -> str:
+    """A matplotlib figure as an inline ``<img>`` (PNG, base64), then closed.
+
+    Rendering to an image keeps the widget's view in one ``HTML`` widget, so it can be
+    checked without a browser and nothing leaks into the notebook's cell output.
+    """
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    try:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    except ImportError:  # pragma: no cover - matplotlib is a core dependency
+        pass
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return f"<img style='max-width:100%' src='data:image/png;base64,{data}'/>"
+
+
+# Per-game drawing of a whole state: package of the game -> (plotting module, function name,
+# whether the state is passed as ``state=``). Looked up lazily: a drawing that has not been
+# written (or fails) falls back to the state's own HTML.
+_DRAWERS: dict[str, tuple[str, str, bool]] = {
+    "coronas.hierro": ("coronas.plotting.hierro", "draw_board", True),
+    "coronas.carolus": ("coronas.plotting.carolus", "draw_ring", False),
+    "coronas.batalla": ("coronas.plotting.batalla", "draw_kingdoms", False),
+}
+
+
+def find_drawer(state: Any) -> Callable[[Any], Any] | None:
+    """The drawing function for this state's game, or None if there is none."""
+    module = type(state).__module__
+    for package, (plot_module, name, by_keyword) in _DRAWERS.items():
+        if module == package or module.startswith(package + "."):
+            try:
+                fn = getattr(importlib.import_module(plot_module), name)
+            except (ImportError, AttributeError):
+                return None
+            if by_keyword:
+                return lambda s, fn=fn: fn(state=s)
+            return fn
+    return None
+
+
+def _as_figure(drawn: Any) -> Any:
+    """A figure from whatever a drawing function returned (figure, axes, or (fig, ax))."""
+    if isinstance(drawn, tuple):
+        drawn = drawn[0]
+    if hasattr(drawn, "savefig"):
+        return drawn
+    return getattr(drawn, "figure", None)
+
+
+def state_html(state: Any, draw: Callable[[Any], Any] | None = None) -> str:
+    """The state as HTML: its drawing if ``draw`` makes one, else its ``_repr_html_``/str."""
+    if draw is not None:
+        try:
+            fig = _as_figure(draw(state))
+        except Exception as exc:  # a drawing bug must not break stepping through a game
+            note = f"<p style='color:#a00'>(the drawing failed: {escape(str(exc))})</p>"
+        else:
+            if fig is not None:
+                return figure_html(fig)
+            note = ""
+        return note + _plain_html(state)
+    return _plain_html(state)
+
+
+def _plain_html(state: Any) -> str:
+    rich = getattr(state, "_repr_html_", None)
+    if callable(rich):
+        out = rich()
+        if out:
+            return out
+    return f"<pre>{escape(str(state))}</pre>"

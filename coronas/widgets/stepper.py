@@ -1,0 +1,451 @@
+"""Step through any game of the shared protocol: choose actions, roll or type dice, undo.
+
+:class:`StepperModel` holds the logic in plain Python (tested without a browser);
+:class:`Stepper` is the ipywidgets view over it. Nothing here knows a rule of any game:
+everything comes from ``legal_actions()``, ``chance_outcomes()``, ``apply`` and ``undo``.
+
+>>> from tests.toygame import ToyGame
+>>> model = StepperModel(ToyGame().new_initial_state(), seed=1)
+>>> [f"{o}: {p}" for o, p in model.chance_table()][:2]
+['roll 1: 1/6', 'roll 2: 1/6']
+>>> model.enter("7")
+False
+>>> print(model.message)
+'7' is not a possible outcome here; the possible outcomes are: roll 1, ..., roll 6
+>>> model.enter("2"), model.state.last
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State
+from coronas.widgets._render import find_drawer, fraction_text, state_html
+
+__all__ = ["Stepper", "StepperModel", "action_group", "parse_outcome"]
+
+_MAX_SHOWN = 12
+
+
+def action_group(action: Any) -> str:
+    """The readable name of an action's type: ``MoveArmy`` -> ``"Move army"``."""
+    name = getattr(action, "group", None)
+    if isinstance(name, str) and name:
+        return name
+    words = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|\d+", type(action).__name__)
+    if not words:
+        return type(action).__name__
+    text = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words)
+    return text[0].upper() + text[1:]
+
+
+def _ints(outcome: Any) -> list[int]:
+    """The whole numbers in an outcome's fields, in order (tuples flattened)."""
+    found: list[int] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, bool):
+            return
+        if isinstance(value, int):
+            found.append(value)
+        elif isinstance(value, tuple):
+            for v in value:
+                walk(v)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for f in dataclasses.fields(value):
+                walk(getattr(value, f.name))
+
+    walk(outcome)
+    return found
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace(",", " ").split())
+
+
+def parse_outcome(text: str, outcomes: Sequence[Any]) -> Any:
+    """The chance outcome a person means by ``text`` (what they really rolled or drew).
+
+    Accepted, in this order: the outcome's own wording (``"roll 5"``); the numbers it holds
+    (``"5"``, or ``"3 5"`` / ``"3,5"`` for two dice, in either order when only one outcome
+    fits); a piece of its wording that fits one outcome only (``"joker"``).
+    Raises ``ValueError`` with the possible outcomes if nothing (or more than one) fits.
+    """
+    wanted = _norm(text)
+    if not wanted:
+        raise ValueError("type what was rolled or drawn, e.g. " + _listing(outcomes, 3))
+    exact = [o for o in outcomes if _norm(str(o)) == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    candidates: list[Any] = []
+    if re.fullmatch(r"[-\d\s]+", wanted):
+        numbers = [int(n) for n in wanted.split()]
+        candidates = [o for o in outcomes if _ints(o) == numbers]
+        if not candidates:
+            candidates = [o for o in outcomes if sorted(_ints(o)) == sorted(numbers)]
+        if not candidates:  # the numbers as the outcome writes them
+            candidates = [
+                o for o in outcomes if [int(n) for n in re.findall(r"-?\d+", str(o))] == numbers
+            ]
+    else:
+        candidates = [o for o in outcomes if wanted in _norm(str(o))]
+    if len(candidates) == 1:
+        return candidates[0]
+    if len(candidates) > 1:
+        raise ValueError(
+            f"{text.strip()!r} fits more than one outcome: {_listing(candidates)}; "
+            "type it as written in the list"
+        )
+    raise ValueError(
+        f"{text.strip()!r} is not a possible outcome here; the possible outcomes are: "
+        + _listing(outcomes)
+    )
+
+
+def _listing(items: Sequence[Any], limit: int = _MAX_SHOWN) -> str:
+    shown = ", ".join(str(o) for o in items[:limit])
+    more = len(items) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _choosers(bots: Any, players: int) -> dict[int, Callable[[State, random.Random], Any]]:
+    def chooser(bot: Any) -> Callable[[State, random.Random], Any]:
+        if hasattr(bot, "choose"):
+            return bot.choose
+        if callable(bot):
+            return bot
+        raise TypeError(f"a bot needs a choose(state, rng) method or must be callable: {bot!r}")
+
+    if bots is None:
+        bots = RandomBot()
+    if isinstance(bots, Mapping):
+        return {p: chooser(b) for p, b in bots.items()}
+    if isinstance(bots, Sequence) and not isinstance(bots, str):
+        return {p: chooser(b) for p, b in enumerate(bots)}
+    one = chooser(bots)
+    return {p: one for p in range(players)}
+
+
+class StepperModel:
+    """A game being stepped through: the state, a seeded RNG, bots, a log and a message.
+
+    Every method that could fail (an illegal action, a number that was not a possible roll,
+    nothing to undo) returns ``False``/``None`` and puts the reason in :attr:`message`
+    instead of raising, so a view can show it.
+
+    ``bots`` is one bot for every seat, a list (one per player) or a dict player -> bot;
+    by default :class:`~coronas.engine.RandomBot`. ``seed`` seeds both the dice and the bots.
+    """
+
+    def __init__(self, state: State, bots: Any = None, seed: int | None = 0):
+        self.state = state
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self._bots = _choosers(bots, state.num_players)
+        self.log: list[str] = [str(a) for a in state.history]
+        self.message = ""
+
+    # -- what is shown ---------------------------------------------------------------------
+    def player_name(self, player: int) -> str:
+        """How a player is called: the game's own name for the seat if it has one."""
+        namer = getattr(self.state, "player_name", None)
+        if callable(namer):
+            return str(namer(player))
+        return f"player {player}"
+
+    @property
+    def status(self) -> str:
+        """One line: who is to move, or what is being rolled, or that the game is over."""
+        player = self.state.current_player
+        if player == TERMINAL:
+            winners = ", ".join(self.player_name(p) for p in self.state.winners())
+            return f"Game over after {len(self.state.history)} steps. Winner(s): {winners}"
+        if player == CHANCE:
+            return f"Chance: roll or draw ({len(self.chance_table())} possible outcomes)"
+        return f"{self.player_name(player)} to move ({len(self.state.legal_actions())} choices)"
+
+    def action_groups(self) -> dict[str, list[Any]]:
+        """The legal actions grouped by kind (``"Move army"``: [...]), in the game's order."""
+        groups: dict[str, list[Any]] = {}
+        for action in self.state.legal_actions():
+            groups.setdefault(action_group(action), []).append(action)
+        return groups
+
+    def chance_table(self) -> list[tuple[Any, Fraction]]:
+        """The outcomes of the chance node with their exact probabilities (empty elsewhere)."""
+        return self.state.chance_outcomes()
+
+    def results(self) -> list[tuple[str, Any]] | None:
+        """(player, score) pairs once the game is over, else None."""
+        if not self.state.is_terminal():
+            return None
+        return [(self.player_name(p), s) for p, s in enumerate(self.state.scores())]
+
+    # -- changing the game -----------------------------------------------------------------
+    def _record(self, action: Any) -> None:
+        player = self.state.current_player
+        if player == CHANCE:
+            p = dict((str(o), q) for o, q in self.chance_table()).get(str(action))
+            line = f"chance: {action}" + (f"  (probability {fraction_text(p)})" if p else "")
+        else:
+            line = f"{self.player_name(player)}: {action}"
+        self.state.apply(action)
+        self.log.append(line)
+
+    def play(self, action: Any) -> bool:
+        """Play a decision (or take a chance outcome). False, with the reason, if illegal."""
+        try:
+            self._record(action)
+        except IllegalAction as exc:
+            self.message = str(exc)
+            return False
+        self.message = ""
+        return True
+
+    def roll(self) -> Any:
+        """At a chance node, pick the outcome with the seeded RNG and apply it."""
+        if not self.state.is_chance_node():
+            self.message = "nothing to roll: it is not a chance node"
+            return None
+        outcome = self.state.sample_chance(self.rng)
+        return outcome if self.play(outcome) else None
+
+    def enter(self, text: str) -> bool:
+        """At a chance node, apply what was really rolled at the table, typed as text."""
+        if not self.state.is_chance_node():
+            self.message = "nothing is being rolled now: choose an action instead"
+            return False
+        try:
+            outcome = parse_outcome(text, [o for o, _ in self.chance_table()])
+        except ValueError as exc:
+            self.message = str(exc)
+            return False
+        return self.play(outcome)
+
+    def bot_move(self) -> Any:
+        """One step by the bot of the player to move (or the seeded RNG at a chance node)."""
+        player = self.state.current_player
+        if player == TERMINAL:
+            self.message = "the game is over"
+            return None
+        if player == CHANCE:
+            return self.roll()
+        bot = self._bots.get(player)
+        if bot is None:
+            self.message = f"no bot plays for {self.player_name(player)}"
+            return None
+        action = bot(self.state, self.rng)
+        return action if self.play(action) else None
+
+    def play_to_end(self, max_steps: int = 100_000) -> int:
+        """Let the bots and the dice finish the game; returns the number of steps played."""
+        steps = 0
+        while not self.state.is_terminal() and steps < max_steps:
+            if self.bot_move() is None:
+                break
+            steps += 1
+        if not self.state.is_terminal() and not self.message:
+            self.message = f"stopped after {max_steps} steps before the end"
+        return steps
+
+    def undo(self) -> Any:
+        """Take back the last step (a decision or a roll). None, with a message, if none."""
+        try:
+            action = self.state.undo()
+        except IllegalAction as exc:
+            self.message = str(exc)
+            return None
+        if len(self.log) > len(self.state.history):
+            self.log.pop()
+        self.message = f"undone: {action}"
+        return action
+
+
+class Stepper:
+    """An ipywidgets view over :class:`StepperModel`: display it as the last line of a cell.
+
+    The state is drawn with the game's drawing (the map, the ring, the kingdom boards) when
+    there is one, otherwise shown as text. Decisions are picked from two dropdowns (kind of
+    action, then the action, with a filter box); at a chance node the outcomes are listed
+    with exact probabilities, and a seeded Roll button, a dropdown and a text box for the
+    number really rolled at the table apply one. Undo, a bot move and "play to the end" work
+    everywhere; the log and the scores are shown below.
+    """
+
+    def __init__(
+        self,
+        state: State,
+        bots: Any = None,
+        seed: int | None = 0,
+        draw: Callable[[Any], Any] | bool | None = True,
+        log_lines: int = 12,
+    ):
+        import ipywidgets as w
+
+        self.model = StepperModel(state, bots=bots, seed=seed)
+        self.draw = find_drawer(state) if draw is True else (draw or None)
+        self.log_lines = log_lines
+        button = dict(layout=w.Layout(width="auto"))
+
+        self.status = w.HTML()
+        self.board = w.HTML()
+        self.message = w.HTML()
+        self.log = w.HTML()
+        self.results = w.HTML()
+
+        self.group_select = w.Dropdown(description="Kind", layout=w.Layout(width="22em"))
+        self.filter_text = w.Text(placeholder="filter", layout=w.Layout(width="10em"))
+        self.action_select = w.Dropdown(description="Action", layout=w.Layout(width="36em"))
+        self.play_button = w.Button(description="Play", button_style="primary", **button)
+        self.decision_box = w.VBox(
+            [
+                w.HBox([self.group_select, self.filter_text]),
+                w.HBox([self.action_select, self.play_button]),
+            ]
+        )
+
+        self.chance_html = w.HTML()
+        self.roll_button = w.Button(description="Roll (seeded)", button_style="primary", **button)
+        self.outcome_select = w.Dropdown(description="Outcome", layout=w.Layout(width="24em"))
+        self.take_button = w.Button(description="Take this outcome", **button)
+        self.typed = w.Text(
+            description="Rolled",
+            placeholder="what the dice showed",
+            continuous_update=False,
+            layout=w.Layout(width="20em"),
+        )
+        self.enter_button = w.Button(description="Enter", **button)
+        self.chance_box = w.VBox(
+            [
+                self.chance_html,
+                self.roll_button,
+                w.HBox([self.outcome_select, self.take_button]),
+                w.HBox([self.typed, self.enter_button]),
+            ]
+        )
+
+        self.undo_button = w.Button(description="Undo", **button)
+        self.bot_button = w.Button(description="Bot move", **button)
+        self.end_button = w.Button(description="Play to the end", **button)
+        controls = w.HBox([self.undo_button, self.bot_button, self.end_button])
+
+        self.widget = w.VBox(
+            [
+                self.status,
+                self.board,
+                self.decision_box,
+                self.chance_box,
+                controls,
+                self.message,
+                self.results,
+                self.log,
+            ]
+        )
+
+        self.group_select.observe(lambda _: self._fill_actions(), names="value")
+        self.filter_text.observe(lambda _: self._fill_actions(), names="value")
+        self.play_button.on_click(lambda _: self._act(self._play))
+        self.roll_button.on_click(lambda _: self._act(self.model.roll))
+        self.take_button.on_click(lambda _: self._act(self._take))
+        self.enter_button.on_click(lambda _: self._act(self._enter))
+        self.undo_button.on_click(lambda _: self._act(self.model.undo))
+        self.bot_button.on_click(lambda _: self._act(self.model.bot_move))
+        self.end_button.on_click(lambda _: self._act(self.model.play_to_end))
+        self.refresh()
+
+    @property
+    def state(self) -> State:
+        return self.model.state
+
+    # -- wiring ----------------------------------------------------------------------------
+    def _act(self, step: Callable[[], Any]) -> None:
+        self.model.message = ""
+        step()
+        self.refresh()
+
+    def _play(self) -> None:
+        actions = self._shown_actions()
+        index = self.action_select.value
+        if index is None or not 0 <= index < len(actions):
+            self.model.message = "choose an action first"
+            return
+        self.model.play(actions[index])
+
+    def _take(self) -> None:
+        table = self.model.chance_table()
+        index = self.outcome_select.value
+        if index is None or not 0 <= index < len(table):
+            self.model.message = "choose an outcome first"
+            return
+        self.model.play(table[index][0])
+
+    def _enter(self) -> None:
+        if self.model.enter(self.typed.value):
+            self.typed.value = ""
+
+    def _shown_actions(self) -> list[Any]:
+        actions = self.model.action_groups().get(self.group_select.value, [])
+        needle = _norm(self.filter_text.value)
+        return [a for a in actions if needle in _norm(str(a))] if needle else actions
+
+    def _fill_actions(self) -> None:
+        actions = self._shown_actions()
+        self.action_select.options = [(str(a), i) for i, a in enumerate(actions)]
+        self.action_select.value = 0 if actions else None
+
+    # -- drawing ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Redraw everything from the model."""
+        model, state = self.model, self.model.state
+        self.status.value = f"<b>{escape(model.status)}</b>"
+        self.board.value = state_html(state, self.draw)
+        player = state.current_player
+        self.decision_box.layout.display = None if player >= 0 else "none"
+        self.chance_box.layout.display = None if player == CHANCE else "none"
+
+        groups = model.action_groups()
+        self.group_select.options = [(f"{g} ({len(a)})", g) for g, a in groups.items()]
+        self.group_select.value = next(iter(groups), None)
+        self._fill_actions()
+
+        table = model.chance_table()
+        rows = "".join(
+            f"<tr><td>{escape(str(o))}</td><td style='text-align:right'><b>{p}</b></td>"
+            f"<td style='text-align:right;color:#666'>{float(p) * 100:.2f}%</td></tr>"
+            for o, p in table
+        )
+        self.chance_html.value = (
+            f"<table><tr><th>outcome</th><th>P</th><th></th></tr>{rows}</table>" if rows else ""
+        )
+        self.outcome_select.options = [(f"{o}  ({p})", i) for i, (o, p) in enumerate(table)]
+        self.outcome_select.value = 0 if table else None
+
+        colour = "#a00" if model.message and not model.message.startswith("undone") else "#555"
+        self.message.value = (
+            f"<p style='color:{colour}'>{escape(model.message)}</p>" if model.message else ""
+        )
+        results = model.results()
+        self.results.value = (
+            "<b>Scores:</b> " + "; ".join(f"{escape(n)}: {escape(str(s))}" for n, s in results)
+            if results is not None
+            else ""
+        )
+        lines = model.log[-self.log_lines :]
+        skipped = len(model.log) - len(lines)
+        head = f"<i>... {skipped} earlier steps</i><br>" if skipped else ""
+        self.log.value = (
+            "<div style='font-family:monospace;font-size:90%'>"
+            + head
+            + "<br>".join(escape(line) for line in lines)
+            + "</div>"
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
