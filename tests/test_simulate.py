@@ -1,0 +1,229 @@
+"""coronas.simulate: reproducible many-game runs, Wilson intervals, any executor."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import random
+from fractions import Fraction as F
+from functools import partial
+
+import pytest
+
+from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State, exact_distribution
+from coronas.simulate import GameRecord, simulate, wilson_interval
+from tests.toygame import ToyGame
+
+# --------------------------------------------------------------------------------------------
+# A two-player duel, small enough to know every probability by hand.
+# Each player in turn either rolls a d6 or takes a sure 3; the higher number wins and a tie
+# is a shared victory.
+# --------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Choose(Action):
+    roll: bool
+
+    def __str__(self) -> str:
+        return "roll the die" if self.roll else "take a sure 3"
+
+
+@dataclasses.dataclass(frozen=True)
+class Face(Action):
+    value: int
+
+    def __str__(self) -> str:
+        return f"rolled {self.value}"
+
+
+class DuelState(State):
+    def _setup(self) -> None:
+        self.values: list[int | None] = [None, None]
+        self.rolling = False
+
+    def _current_player(self) -> int:
+        if self.rolling:
+            return CHANCE
+        if None in self.values:
+            return self.values.index(None)
+        return TERMINAL
+
+    def _legal_actions(self):
+        return [Choose(True), Choose(False)]
+
+    def _chance_outcomes(self):
+        return [(Face(v), F(1, 6)) for v in range(1, 7)]
+
+    def _apply(self, action) -> None:
+        player = self.values.index(None)
+        if isinstance(action, Choose) and action.roll:
+            self.rolling = True
+        else:
+            self.values[player] = action.value if isinstance(action, Face) else 3
+            self.rolling = False
+
+    def _returns(self):
+        return list(self.values)
+
+
+class DuelGame(Game):
+    name = "duel"
+    state_class = DuelState
+    action_types = (Choose, Face)
+    min_players = max_players = 2
+
+
+class Roller:
+    name = "roller"
+
+    def choose(self, state, rng):
+        return Choose(True)
+
+
+class Safe:
+    name = "safe"
+
+    def choose(self, state, rng):
+        return Choose(False)
+
+
+def run(n=600, seed=7, **kw):
+    return simulate(DuelGame, [Roller(), Safe()], n, seed=seed, progress=False, **kw)
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def test_wilson_interval_worked_by_hand():
+    # 50 of 100, z = 1.96: centre (0.5 + z²/200) / (1 + z²/100) = 0.5 exactly;
+    # half width z·sqrt(0.25/100 + z²/40000) / (1 + z²/100) = 1.96·0.050951 / 1.038415 = 0.0962.
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    # 0 of 10: lower end 0; upper end (z²/10) / (1 + z²/10) = 0.38415 / 1.38415 = 0.2775.
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    # 10 of 10 mirrors it.
+    assert wilson_interval(10, 10)[0] == pytest.approx(1 - 0.2775, abs=1e-4)
+    with pytest.raises(ValueError, match="at least one trial"):
+        wilson_interval(0, 0)
+    with pytest.raises(ValueError, match="between 0 and n"):
+        wilson_interval(11, 10)
+
+
+def test_duel_win_rates_match_the_exact_odds():
+    # Roller against a sure 3: roller wins on 4, 5, 6 (1/2), both win on a 3 (1/6),
+    # safe wins on 1, 2 (1/3). So P(roller among winners) = 2/3, P(safe among winners) = 1/2.
+    result = run(n=2000)
+    exact = {"roller": F(2, 3), "safe": F(1, 2)}
+    for label, p in exact.items():
+        # A 99.9% interval (z = 3.29) must hold the truth; a 95% one misses it 1 time in 20.
+        lo, hi = result.confidence_interval(label, z=3.29)
+        assert lo < p < hi, (label, lo, hi)
+        se = (p * (1 - p) / result.n_games) ** 0.5
+        assert abs(float(result.win_rate(label)) - p) < 4 * se
+    assert result.wins[0] + result.wins[1] == result.n_games + result.shared
+    assert result.win_rate("roller") == F(result.wins[0], 2000)
+
+
+def test_seats_rotate_so_each_bot_moves_first_half_the_time():
+    result = run(n=10)
+    assert [r.seats for r in result.records[:3]] == [(0, 1), (1, 0), (0, 1)]
+    fixed = run(n=10, rotate=False)
+    assert {r.seats for r in fixed.records} == {(0, 1)}
+
+
+def test_same_seed_same_games_whatever_the_executor():
+    serial = run(n=300, seed=11, chunk_size=7)
+    two_jobs = run(n=300, seed=11, jobs=2, chunk_size=7)
+    assert two_jobs.records == serial.records
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        threads = run(n=300, seed=11, executor=pool, chunk_size=50)
+    assert threads.records == serial.records
+    assert run(n=300, seed=12).records != serial.records
+
+
+def test_records_replay_to_the_same_game():
+    result = run(n=20, seed=3)
+    record = result.records[13]
+    state = result.replay(13)
+    assert state.is_terminal()
+    assert tuple(state.winners()) == record.winners
+    assert len(state.history) == record.actions
+    # the roller decides once and rolls once, the safe bot decides once
+    assert record.decisions == 2 and record.actions == 3
+    assert isinstance(record, GameRecord)
+
+
+def test_toy_game_simulation_agrees_with_the_exact_tree_walk():
+    # A random bot on the one-player toy game: exact success probability from the engine.
+    def random_policy(state):
+        actions = state.legal_actions()
+        return [(a, F(1, len(actions))) for a in actions]
+
+    exact = exact_distribution(
+        ToyGame().new_initial_state(), random_policy, lambda s: s.returns()[0]
+    )
+    p = exact[1]
+    # by hand: 1/2 + (1/2)(1/2)[1/2 + (1/2)(1/2)(1/2)] = 1/2 + 5/32 = 21/32
+    assert p == F(21, 32)
+    result = simulate(ToyGame, [RandomBot()], 3000, seed=5, progress=False)
+    se = float(p * (1 - p) / 3000) ** 0.5
+    assert abs(result.mean_returns()[0] - float(p)) < 4 * se
+
+
+def test_factories_with_options_and_game_lengths():
+    result = simulate(
+        partial(ToyGame, rules={"shields": 0}), [RandomBot()], 50, seed=1, progress=False
+    )
+    # With no shield a failed roll leaves only "give up": lengths are 0 or 1 decisions.
+    assert set(result.lengths) <= {0, 1}
+    summary = result.length_summary()
+    assert summary["min"] >= 0 and summary["max"] <= 1
+    assert result.game == "toy"
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="2 players but 1 bots"):
+        simulate(DuelGame, [Roller()], 10, progress=False)
+    with pytest.raises(ValueError, match="at least 1"):
+        simulate(DuelGame, [Roller(), Safe()], 0, progress=False)
+    with pytest.raises(ValueError, match="jobs"):
+        simulate(DuelGame, [Roller(), Safe()], 5, progress=False, jobs=0)
+
+
+def test_display_and_progress(capsys):
+    result = simulate(DuelGame, [Roller(), Roller()], 40, seed=2, progress=True)
+    err = capsys.readouterr().err
+    assert "40/40" in err
+    text = str(result)
+    assert "roller 2" in text and "95% interval" in text and "shared victory" in text
+    html = result._repr_html_()
+    assert "<table>" in html and f"{result.win_rate(0)}" in html
+
+
+def test_plot_draws_win_rates_and_lengths():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    fig = run(n=50).plot()
+    ax_win, ax_len = fig.axes
+    assert [t.get_text() for t in ax_win.get_xticklabels()] == ["roller", "safe"]
+    assert ax_len.get_xlabel() == "player decisions in the game"
+
+
+def test_game_seed_is_passed_to_the_factory():
+    seen = []
+
+    class Recording(DuelGame):
+        def __init__(self, players=None, seed=None, rules=None):
+            seen.append(seed)
+            super().__init__(players, seed, rules)
+
+    simulate(Recording, [Roller(), Safe()], 5, seed=9, progress=False)
+    master = random.Random(9)
+    expected = []
+    for _ in range(5):
+        expected.append(master.getrandbits(63))
+        master.getrandbits(63)
+    assert seen[1:] == expected
