@@ -1,0 +1,496 @@
+"""Attrition battles: an exact solver for "roll, compare, lose a unit, repeat" fights.
+
+Many dice games settle a fight the same way. Each round both sides roll dice chosen by their
+current size, the dice are compared, every lost comparison costs the loser one unit, and the
+battle goes on until one side is gone. The battle is then an absorbing Markov chain on the
+pairs (attacker units, defender units), and everything about it follows from one dynamic
+programme over those pairs, in exact fractions.
+
+An :class:`AttritionRules` says which dice each side rolls at each size, how they are
+compared and who wins a tie. Two presets:
+
+* :data:`HIERRO`: Corona de Hierro. One die each, red / yellow / green for 1 / 2 / 3+ units
+  (all d6 by default), ties to the attacker.
+* :data:`RISK`: classic Risk. The attacker rolls as many d6 as it has units, up to 3, the
+  defender up to 2; highest against highest, second against second; ties to the defender.
+
+>>> attacker_win_probability(HIERRO, 1, 1)          # P(X >= Y) for two d6
+7/12
+>>> attacker_win_probability(HIERRO, 2, 1)          # 7/12 + 5/12 * 7/12
+119/144
+>>> attacker_win_probability(RISK, 1, 1)            # P(X > Y) for two d6
+5/12
+>>> round_outcomes(RISK, 3, 2)[(0, 2)]              # the classic 2890/7776
+Fraction(1445, 3888)
+>>> solve(HIERRO, 2, 1).expected_rounds             # 1 round, or 2 with probability 5/12
+17/12
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Literal
+
+import sympy
+
+from coronas.dice import D6, Die, ProbTable
+
+__all__ = [
+    "HIERRO",
+    "RISK",
+    "AttritionResult",
+    "AttritionRules",
+    "attacker_win_probability",
+    "dice_by_size",
+    "expected_rounds",
+    "negative_binomial_win",
+    "round_outcomes",
+    "simulate",
+    "solve",
+    "survivors",
+    "win_table",
+]
+
+Side = Literal["attacker", "defender"]
+Ties = Literal["attacker", "defender", "none"]
+Pairing = Literal["pairs", "highest"]
+
+DiceSteps = tuple[tuple[int, tuple[Die, ...]], ...]
+"""Dice by size as steps: ``((1, dice), (2, dice), ...)``; a size uses the last step at or
+below it."""
+
+
+def _rational(p: Fraction) -> sympy.Rational:
+    return sympy.Rational(p.numerator, p.denominator)
+
+
+def _percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.2f}%"
+
+
+def _steps(value: Any, side: str) -> DiceSteps:
+    """Normalise a dice rule (mapping size -> dice, or steps, or one die) to sorted steps."""
+    if isinstance(value, Die):
+        value = {1: (value,)}
+    if isinstance(value, Mapping):
+        pairs = list(value.items())
+    elif isinstance(value, Iterable):
+        pairs = list(value)
+    else:
+        raise ValueError(
+            f"{side}_dice: expected a mapping from size to a list of dice, got {value!r}"
+        )
+    steps = []
+    for pair in pairs:
+        try:
+            size, dice = pair
+        except (TypeError, ValueError):
+            raise ValueError(f"{side}_dice: expected (size, dice) pairs, got {pair!r}") from None
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"{side}_dice: sizes are whole numbers from 1, got {size!r}")
+        dice = (dice,) if isinstance(dice, Die) else tuple(dice)
+        if not dice or not all(isinstance(d, Die) for d in dice):
+            raise ValueError(
+                f"{side}_dice: size {size} needs a non-empty list of Die objects, got {dice!r}"
+            )
+        for d in dice:
+            bad = [o for o in d if isinstance(o, bool) or not isinstance(o, (int, Fraction))]
+            if bad:
+                raise ValueError(f"{side}_dice: die faces must be numbers, got {bad[0]!r}")
+        steps.append((size, dice))
+    steps.sort(key=lambda s: s[0])
+    if not steps or steps[0][0] != 1:
+        raise ValueError(f"{side}_dice: the rule must say which dice a side of size 1 rolls")
+    if len({s for s, _ in steps}) != len(steps):
+        raise ValueError(f"{side}_dice: a size is listed twice")
+    return tuple(steps)
+
+
+@dataclasses.dataclass(frozen=True)
+class AttritionRules:
+    """How one round of an attrition battle is fought.
+
+    ``attacker_dice`` and ``defender_dice`` map a size to the dice rolled at that size and
+    above, until the next listed size: ``{1: [red], 2: [yellow], 3: [green]}`` means red for
+    one unit, yellow for two and green for three or more. A single :class:`Die` means that
+    die at every size.
+
+    ``pairing="pairs"`` compares the highest die of each side, then the second highest, and
+    so on, as many comparisons as the smaller side has dice (Risk). ``"highest"`` compares
+    only the two highest dice, one unit lost per round.
+
+    ``ties`` says who wins a comparison of equal dice: ``"attacker"``, ``"defender"`` or
+    ``"none"`` (nobody loses on that comparison; a round with no loss is rolled again).
+    """
+
+    attacker_dice: DiceSteps
+    defender_dice: DiceSteps
+    ties: Ties = "attacker"
+    pairing: Pairing = "pairs"
+    name: str = "attrition"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "attacker_dice", _steps(self.attacker_dice, "attacker"))
+        object.__setattr__(self, "defender_dice", _steps(self.defender_dice, "defender"))
+        if self.ties not in ("attacker", "defender", "none"):
+            raise ValueError(f"ties: expected 'attacker', 'defender' or 'none', got {self.ties!r}")
+        if self.pairing not in ("pairs", "highest"):
+            raise ValueError(f"pairing: expected 'pairs' or 'highest', got {self.pairing!r}")
+
+    def dice(self, side: Side, size: int) -> tuple[Die, ...]:
+        """The dice ``side`` rolls when it has ``size`` units."""
+        if size < 1:
+            raise ValueError(f"a side with {size} units does not roll")
+        steps = self.attacker_dice if side == "attacker" else self.defender_dice
+        chosen = steps[0][1]
+        for start, dice in steps:
+            if start <= size:
+                chosen = dice
+        return chosen
+
+    def __str__(self) -> str:
+        return self.name
+
+
+HIERRO = AttritionRules(
+    attacker_dice={1: (D6,), 2: (D6,), 3: (D6,)},
+    defender_dice={1: (D6,), 2: (D6,), 3: (D6,)},
+    ties="attacker",
+    name="Corona de Hierro (red/yellow/green d6 by size 1/2/3+, ties to the attacker)",
+)
+"""Corona de Hierro's battles with the default dice: one die each, the red die for 1 unit,
+yellow for 2, green for 3 or more (all standard d6), ties to the attacker. For other faces
+use :func:`coronas.hierro.odds.attrition_rules`."""
+
+RISK = AttritionRules(
+    attacker_dice={1: (D6,), 2: (D6, D6), 3: (D6, D6, D6)},
+    defender_dice={1: (D6,), 2: (D6, D6)},
+    ties="defender",
+    pairing="pairs",
+    name="Risk (attacker up to 3 d6, defender up to 2, highest pairs compared, ties to defender)",
+)
+"""Classic Risk: the attacker (counting only the armies that attack) rolls one d6 per army
+up to 3, the defender up to 2; highest against highest; ties to the defender."""
+
+
+# ---------------------------------------------------------------------------------------------
+# One round
+# ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _sorted_roll(dice: tuple[Die, ...]) -> Die:
+    """The distribution of the dice's values sorted from highest to lowest."""
+    acc = Die.constant(())
+    for die in dice:
+        acc = acc.combine(die, lambda t, x: tuple(sorted((*t, x), reverse=True)))
+    return acc
+
+
+@functools.lru_cache(maxsize=1024)
+def _round(
+    attacker: tuple[Die, ...], defender: tuple[Die, ...], ties: str, pairing: str
+) -> tuple[tuple[tuple[int, int], Fraction], ...]:
+    a_roll, d_roll = _sorted_roll(attacker), _sorted_roll(defender)
+    pairs = 1 if pairing == "highest" else min(len(attacker), len(defender))
+    out: dict[tuple[int, int], Fraction] = {}
+    for xs, px in a_roll.items():
+        for ys, py in d_roll.items():
+            a_loss = d_loss = 0
+            for x, y in zip(xs[:pairs], ys[:pairs], strict=True):
+                if x > y or (x == y and ties == "attacker"):
+                    d_loss += 1
+                elif x < y or ties == "defender":
+                    a_loss += 1
+            key = (a_loss, d_loss)
+            out[key] = out.get(key, Fraction(0)) + px * py
+    return tuple(sorted(out.items()))
+
+
+def round_outcomes(rules: AttritionRules, attacker: int, defender: int) -> Die:
+    """The distribution of one round's losses ``(attacker_losses, defender_losses)``.
+
+    Losses are capped at the units each side has.
+
+    >>> round_outcomes(HIERRO, 3, 3)
+    Die({(0, 1): 7/12, (1, 0): 5/12})
+    """
+    _check_sizes(attacker, defender, allow_zero=False)
+    raw = _round(
+        rules.dice("attacker", attacker),
+        rules.dice("defender", defender),
+        rules.ties,
+        rules.pairing,
+    )
+    return Die.from_pmf([((min(la, attacker), min(ld, defender)), p) for (la, ld), p in raw])
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole battle
+# ---------------------------------------------------------------------------------------------
+
+
+class _Solver:
+    """Memoised DP over (attacker, defender) for one rule set, in Fractions.
+
+    For each pair it keeps the distribution of the final pair (one side at 0) and the
+    expected number of rounds. A round in which nobody loses (ties to nobody) is a self-loop,
+    removed by conditioning on the round changing something.
+    """
+
+    def __init__(self, rules: AttritionRules):
+        self.rules = rules
+        self.ends: dict[tuple[int, int], dict[tuple[int, int], Fraction]] = {}
+        self.rounds: dict[tuple[int, int], Fraction] = {}
+
+    def _transitions(self, a: int, d: int) -> list[tuple[tuple[int, int], Fraction]]:
+        raw = _round(
+            self.rules.dice("attacker", a),
+            self.rules.dice("defender", d),
+            self.rules.ties,
+            self.rules.pairing,
+        )
+        return [((max(a - la, 0), max(d - ld, 0)), p) for (la, ld), p in raw]
+
+    def solve(self, a: int, d: int) -> None:
+        """Fill the tables for every pair up to (a, d), smallest first (no recursion)."""
+        for i in range(a + 1):
+            for j in range(d + 1):
+                if (i, j) in self.ends:
+                    continue
+                if i == 0 or j == 0:
+                    self.ends[(i, j)] = {(i, j): Fraction(1)}
+                    self.rounds[(i, j)] = Fraction(0)
+                    continue
+                stay = Fraction(0)
+                moves = []
+                for nxt, p in self._transitions(i, j):
+                    if nxt == (i, j):
+                        stay += p
+                    else:
+                        moves.append((nxt, p))
+                if not moves:
+                    raise ValueError(
+                        f"{self.rules}: with {i} against {j} no round ever costs anyone a unit; "
+                        "the battle would never end"
+                    )
+                go = 1 - stay
+                ends: dict[tuple[int, int], Fraction] = {}
+                # E = 1 + stay * E + sum p E'  =>  E = (1 + sum p E') / (1 - stay)
+                rounds = Fraction(1)
+                for nxt, p in moves:
+                    rounds += p * self.rounds[nxt]
+                    q = p / go
+                    for end, r in self.ends[nxt].items():
+                        ends[end] = ends.get(end, Fraction(0)) + q * r
+                self.ends[(i, j)] = ends
+                self.rounds[(i, j)] = rounds / go
+
+
+@functools.lru_cache(maxsize=64)
+def _solver(rules: AttritionRules) -> _Solver:
+    return _Solver(rules)
+
+
+def _check_sizes(attacker: int, defender: int, allow_zero: bool = True) -> None:
+    low = 0 if allow_zero else 1
+    for name, v in (("attacker", attacker), ("defender", defender)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < low:
+            raise ValueError(f"{name}: expected a whole number of units >= {low}, got {v!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class AttritionResult:
+    """The exact outcome of one attrition battle.
+
+    ``survivors`` is the distribution of the final ``(attacker_units, defender_units)``
+    (one of them 0); ``attacker_wins`` is P(the defender is wiped out), a sympy Rational.
+    """
+
+    rules: AttritionRules
+    attacker: int
+    defender: int
+    survivors: Die
+    expected_rounds: sympy.Rational
+
+    @property
+    def attacker_wins(self) -> sympy.Rational:
+        return _rational(self.survivors.prob(lambda e: e[1] == 0 and e[0] > 0))
+
+    @property
+    def defender_wins(self) -> sympy.Rational:
+        return 1 - self.attacker_wins
+
+    @property
+    def attacker_survivors(self) -> Die:
+        """Units the attacker has left at the end (0 when it lost)."""
+        return self.survivors.map(lambda e: e[0])
+
+    @property
+    def defender_survivors(self) -> Die:
+        """Units the defender has left at the end (0 when it lost)."""
+        return self.survivors.map(lambda e: e[1])
+
+    def table(self) -> ProbTable:
+        """The final positions with their exact probabilities."""
+        rows = []
+        for (a, d), p in self.survivors.items():
+            who = "attacker wins" if d == 0 else "defender wins"
+            rows.append((who, a, d, p))
+        rows.sort(key=lambda r: (r[0], -r[1], -r[2]))
+        return ProbTable(rows, header=("", "attacker left", "defender left", "P"))
+
+    def __repr__(self) -> str:
+        p = Fraction(int(self.attacker_wins.p), int(self.attacker_wins.q))
+        return (
+            f"AttritionResult({self.rules.name}: {self.attacker} vs {self.defender}, "
+            f"attacker wins {p} ({_percent(p)}), expected rounds {self.expected_rounds})"
+        )
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        p = Fraction(int(self.attacker_wins.p), int(self.attacker_wins.q))
+        head = (
+            f"<p><b>{self.attacker} against {self.defender}</b> ({escape(self.rules.name)}): "
+            f"attacker wins <b>{p}</b> ({_percent(p)}); "
+            f"expected rounds {self.expected_rounds}</p>"
+        )
+        return head + self.table()._repr_html_()
+
+
+def solve(rules: AttritionRules, attacker: int, defender: int) -> AttritionResult:
+    """Solve the battle ``attacker`` units against ``defender`` units exactly.
+
+    The answer is memoised per rule set: every smaller battle is solved on the way, so a
+    whole table costs about as much as its largest entry.
+    """
+    _check_sizes(attacker, defender)
+    solver = _solver(rules)
+    solver.solve(attacker, defender)
+    ends = solver.ends[(attacker, defender)]
+    return AttritionResult(
+        rules=rules,
+        attacker=attacker,
+        defender=defender,
+        survivors=Die.from_pmf(ends),
+        expected_rounds=_rational(solver.rounds[(attacker, defender)]),
+    )
+
+
+def attacker_win_probability(rules: AttritionRules, attacker: int, defender: int) -> sympy.Rational:
+    """P(the attacker wipes out the defender), exactly, as a sympy Rational.
+
+    >>> attacker_win_probability(RISK, 2, 1)     # 125/216 + 91/216 * 5/12
+    1955/2592
+    """
+    return solve(rules, attacker, defender).attacker_wins
+
+
+def survivors(rules: AttritionRules, attacker: int, defender: int) -> Die:
+    """The exact distribution of the final ``(attacker_units, defender_units)``."""
+    return solve(rules, attacker, defender).survivors
+
+
+def expected_rounds(rules: AttritionRules, attacker: int, defender: int) -> sympy.Rational:
+    """The expected number of rounds until one side is gone (rerolled draws count)."""
+    return solve(rules, attacker, defender).expected_rounds
+
+
+def win_table(
+    rules: AttritionRules, max_attacker: int = 10, max_defender: int = 10
+) -> sympy.Matrix:
+    """P(attacker wins) for every size: row i is i+1 attackers, column j is j+1 defenders.
+
+    >>> win_table(HIERRO, 2, 2)     # 2 v 2: (7/12)**2 * (1 + 2 * 5/12) = 539/864
+    Matrix([
+    [   7/12,  49/144],
+    [119/144, 539/864]])
+    """
+    _check_sizes(max_attacker, max_defender, allow_zero=False)
+    solver = _solver(rules)
+    solver.solve(max_attacker, max_defender)
+
+    def win(a: int, d: int) -> Fraction:
+        return sum(
+            (p for (x, y), p in solver.ends[(a, d)].items() if y == 0 and x > 0), Fraction(0)
+        )
+
+    return sympy.Matrix(max_attacker, max_defender, lambda i, j: _rational(win(i + 1, j + 1)))
+
+
+def simulate(
+    rules: AttritionRules,
+    attacker: int,
+    defender: int,
+    n: int = 10_000,
+    rng: Any = None,
+) -> Fraction:
+    """The fraction of ``n`` seeded random battles the attacker wins (Monte Carlo).
+
+    For comparing with the exact answer in a lesson; ``rng`` is a ``random.Random`` or a
+    seed.
+    """
+    import random
+
+    _check_sizes(attacker, defender, allow_zero=False)
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    wins = 0
+    for _ in range(n):
+        a, d = attacker, defender
+        while a > 0 and d > 0:
+            la, ld = _sample_round(rules, a, d, rng)
+            a, d = a - la, d - ld
+        wins += d <= 0
+    return Fraction(wins, n)
+
+
+def _sample_round(rules: AttritionRules, a: int, d: int, rng: Any) -> tuple[int, int]:
+    xs = sorted((die.sample(rng) for die in rules.dice("attacker", a)), reverse=True)
+    ys = sorted((die.sample(rng) for die in rules.dice("defender", d)), reverse=True)
+    pairs = 1 if rules.pairing == "highest" else min(len(xs), len(ys))
+    la = ld = 0
+    for x, y in zip(xs[:pairs], ys[:pairs], strict=True):
+        if x > y or (x == y and rules.ties == "attacker"):
+            ld += 1
+        elif x < y or rules.ties == "defender":
+            la += 1
+    return min(la, a), min(ld, d)
+
+
+def negative_binomial_win(p: Fraction, attacker: int, defender: int) -> Fraction:
+    """P(the attacker wins) when every round is one comparison the attacker wins with ``p``.
+
+    The attacker needs ``defender`` wins before ``attacker`` losses: a negative binomial,
+    sum over k < attacker of C(defender - 1 + k, k) p**defender (1 - p)**k.
+
+    >>> negative_binomial_win(Fraction(7, 12), 2, 1)
+    Fraction(119, 144)
+    """
+    p = Fraction(p)
+    q = 1 - p
+    return sum(
+        (math.comb(defender - 1 + k, k) * p**defender * q**k for k in range(attacker)),
+        Fraction(0),
+    )
+
+
+def dice_by_size(fn: Callable[[int], Sequence[Die]], up_to: int) -> DiceSteps:
+    """Steps for :class:`AttritionRules` from a function size -> dice, for sizes 1..up_to.
+
+    Sizes above ``up_to`` roll what ``up_to`` rolls. Equal neighbours are merged.
+
+    >>> dice_by_size(lambda n: [D6] * min(n, 2), 5) == RISK.defender_dice
+    True
+    """
+    steps: list[tuple[int, tuple[Die, ...]]] = []
+    for size in range(1, up_to + 1):
+        dice = tuple(fn(size))
+        if not steps or steps[-1][1] != dice:
+            steps.append((size, dice))
+    return _steps(steps, "rule")
