@@ -1,0 +1,197 @@
+"""Rich display of a Carolus Magnus state: an SVG ring and tables, for Jupyter.
+
+Drawn by hand in SVG so the library needs no plotting package; the matplotlib picture is in
+:mod:`coronas.plotting.carolus`. Colours are shared by both.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import TYPE_CHECKING
+
+from coronas.carolus.board import region_name
+
+if TYPE_CHECKING:
+    from coronas.carolus.state import CarolusState
+
+__all__ = ["FAMILY_COLOURS", "PLAYER_COLOURS", "family_colour", "state_html"]
+
+FAMILY_COLOURS = {
+    "red": "#d62728",
+    "yellow": "#f2c200",
+    "green": "#2ca02c",
+    "blue": "#1f77b4",
+    "pink": "#e377c2",
+}
+"""Drawing colour of each default family; other names get colours from ``_SPARE``."""
+_SPARE = ("#8c564b", "#17becf", "#7f7f7f", "#bcbd22", "#9467bd")
+
+PLAYER_COLOURS = ("#555555", "#b5651d", "#6a3d9a")
+"""Castle and court colour of players 0, 1 and 2."""
+PLAYER_TINTS = ("#e6e6e6", "#f6dcc4", "#e2d6ef")
+"""Light fill of regions owned by players 0, 1 and 2."""
+
+
+def family_colour(family: str, families: tuple[str, ...] = ()) -> str:
+    """The colour a family is drawn in."""
+    if family in FAMILY_COLOURS:
+        return FAMILY_COLOURS[family]
+    i = families.index(family) if family in families else 0
+    return _SPARE[i % len(_SPARE)]
+
+
+def _arc_path(cx: float, cy: float, r0: float, r1: float, a0: float, a1: float) -> str:
+    """SVG path of an annular sector between angles a0 > a1 (radians, clockwise)."""
+
+    def pt(r: float, a: float) -> str:
+        return f"{cx + r * math.cos(a):.1f},{cy - r * math.sin(a):.1f}"
+
+    large = 1 if (a0 - a1) > math.pi else 0
+    return (
+        f"M{pt(r1, a0)} A{r1},{r1} 0 {large} 1 {pt(r1, a1)} "
+        f"L{pt(r0, a1)} A{r0},{r0} 0 {large} 0 {pt(r0, a0)} Z"
+    )
+
+
+def base_angle(number: int, regions: int) -> tuple[float, float]:
+    """(start, end) angles of region ``number``: region 1 at the top, numbers run clockwise."""
+    width = 2 * math.pi / regions
+    start = math.pi / 2 + width / 2 - (number - 1) * width
+    return start, start - width
+
+
+def ring_svg(state: CarolusState, size: int = 360) -> str:
+    """The ring as an SVG picture: sectors per region, knights, castles, emperor, courts."""
+    rules = state.rules
+    nr = rules.regions
+    cx = cy = size / 2
+    r1, r0 = size * 0.48, size * 0.30
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+        f'viewBox="0 0 {size} {size}" style="font-family:sans-serif">'
+    ]
+    for r in state.ring:
+        members = state.members[r]
+        a0 = base_angle(members[0], nr)[0]
+        a1 = a0 - len(members) * 2 * math.pi / nr
+        owner = state.owner[r]
+        fill = PLAYER_TINTS[owner] if owner >= 0 else "#fbf8ef"
+        stroke = "#c9a227" if r == state.emperor else "#444"
+        width = 3.5 if r == state.emperor else 1.2
+        title = escape(f"region {region_name(members)}")
+        parts.append(
+            f'<path d="{_arc_path(cx, cy, r0, r1, a0, a1)}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{width}"><title>{title}</title></path>'
+        )
+        mid = (a0 + a1) / 2
+        # knights: small dots in rows along the middle radius
+        dots = [f for f, c in zip(rules.families, state.knights[r], strict=True) for _ in range(c)]
+        span = (a0 - a1) * 0.8
+        per_row = max(2, int(span * (r0 + r1) / 2 / 9))
+        for k, f in enumerate(dots[:24]):
+            row, col = divmod(k, per_row)
+            n_row = min(per_row, len(dots) - row * per_row)
+            a = mid + (col - (n_row - 1) / 2) * (span / max(per_row, 1))
+            rad = r0 + 14 + row * 9
+            parts.append(
+                f'<circle cx="{cx + rad * math.cos(a):.1f}" '
+                f'cy="{cy - rad * math.sin(a):.1f}" r="3.6" '
+                f'fill="{family_colour(f, rules.families)}" stroke="#222" '
+                f'stroke-width="0.5"/>'
+            )
+        lx, ly = cx + (r1 - 11) * math.cos(mid), cy - (r1 - 11) * math.sin(mid)
+        label = region_name(members) if len(members) < 4 else f"{members[0]}..{members[-1]}"
+        parts.append(
+            f'<text x="{lx:.1f}" y="{ly + 3:.1f}" font-size="9" '
+            f'text-anchor="middle">{escape(label)}</text>'
+        )
+        if state.castles[r]:
+            bx, by = cx + (r0 + 6) * math.cos(mid), cy - (r0 + 6) * math.sin(mid)
+            parts.append(
+                f'<rect x="{bx - 6:.1f}" y="{by - 6:.1f}" width="12" height="12" '
+                f'fill="{PLAYER_COLOURS[owner]}"/><text x="{bx:.1f}" y="{by + 4:.1f}" '
+                f'font-size="9" fill="white" text-anchor="middle">'
+                f"{state.castles[r]}</text>"
+            )
+        if r == state.emperor:
+            ex, ey = cx + (r1 + 0) * math.cos(mid), cy - (r1 + 0) * math.sin(mid)
+            parts.append(
+                f'<circle cx="{ex:.1f}" cy="{ey:.1f}" r="7" fill="#c9a227" '
+                f'stroke="#222"/><text x="{ex:.1f}" y="{ey + 3.5:.1f}" font-size="9" '
+                f'text-anchor="middle">E</text>'
+            )
+    # courts in the middle: one row per player, a bar per family
+    fams = rules.families
+    n = state.num_players
+    for p in range(n):
+        y = cy - 14 * n + p * 28 + 6
+        parts.append(
+            f'<text x="{cx - r0 + 22:.1f}" y="{y + 10:.1f}" font-size="10" '
+            f'fill="{PLAYER_COLOURS[p]}">P{p}</text>'
+        )
+        for i, f in enumerate(fams):
+            x = cx - r0 + 44 + i * 22
+            c = state.court[p][i]
+            stroke = ' stroke="#000" stroke-width="2"' if state.control[i] == p else ""
+            parts.append(
+                f'<rect x="{x:.1f}" y="{y:.1f}" width="18" height="14" '
+                f'fill="{family_colour(f, fams)}"{stroke}/><text x="{x + 9:.1f}" '
+                f'y="{y + 11:.1f}" font-size="10" text-anchor="middle" fill="white">'
+                f"{c}</text>"
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def state_html(state: CarolusState) -> str:
+    """The ``_repr_html_`` of a state: status line, SVG ring, courts and regions tables."""
+    fams = state.rules.families
+    dot = '<span style="color:{c}">&#9679;</span>'
+    head = "".join(f"<th>{dot.format(c=family_colour(f, fams))} {escape(f)}</th>" for f in fams)
+    rows = []
+    totals = state.castle_totals()
+    for p in range(state.num_players):
+        cells = "".join(
+            f"<td style='text-align:center'>{'<b>' if state.control[i] == p else ''}"
+            f"{state.court[p][i]}{' &#9876;</b>' if state.control[i] == p else ''}</td>"
+            for i in range(len(fams))
+        )
+        reserve = (
+            ", ".join(f"{c} {f}" for f, c in zip(fams, state.reserve[p], strict=True) if c)
+            or "empty"
+        )
+        used = ", ".join(map(str, state.used[p])) or "none"
+        disc = state.chosen[p] or "-"
+        rows.append(
+            f"<tr><th style='color:{PLAYER_COLOURS[p]}'>player {p}</th>{cells}"
+            f"<td>{totals[p]}</td><td>{disc}</td><td>{used}</td>"
+            f"<td>{escape(reserve)}</td></tr>"
+        )
+    courts = (
+        f"<table><tr><th>court</th>{head}<th>castles</th><th>disc</th>"
+        f"<th>discs used</th><th>reserve</th></tr>{''.join(rows)}</table>"
+    )
+    reg_rows = []
+    for r in state.ring:
+        cells = "".join(f"<td style='text-align:center'>{c or ''}</td>" for c in state.knights[r])
+        owner = state.owner[r]
+        castle = f"{state.castles[r]} (player {owner})" if state.castles[r] else ""
+        emp = " &#9819;" if r == state.emperor else ""
+        reg_rows.append(
+            f"<tr><th>{escape(region_name(state.members[r]))}{emp}</th>{cells}"
+            f"<td>{castle}</td></tr>"
+        )
+    regions = f"<table><tr><th>region</th>{head}<th>castles</th></tr>{''.join(reg_rows)}</table>"
+    last = ""
+    if state.last is not None:
+        last = f"<div>last stop: region {state.last.region}: {escape(state.last.describe())}</div>"
+    order = ", ".join(f"player {p}" for p in state.order)
+    return (
+        f"<div><b>Carolus Magnus</b>, {state.num_players} players. "
+        f"{escape(state.status())}<br>order: {order}{last}"
+        f"<div style='display:flex;gap:16px;align-items:flex-start;flex-wrap:wrap'>"
+        f"{ring_svg(state)}<div>{courts}<br>{regions}</div></div>"
+        f"<div style='font-size:smaller'>&#9876; controls the family; &#9819; the emperor"
+        f"</div></div>"
+    )
