@@ -1,30 +1,417 @@
-"""The ``coronas`` command line."""
+"""The ``coronas`` command line: exact odds at the table, whole games, simulations, figures.
+
+::
+
+    coronas odds risk 10 10                 # exact odds of a battle, in under a second
+    coronas play hierro --players 4 --seed 1 --bots random,greedy --save game.json
+    coronas replay game.json --step         # step through a saved game
+    coronas simulate batalla --games 2000 --bots random,greedy --jobs 2
+    coronas figures --out figures
+
+Every error a user can cause (a bad argument, a missing or malformed file, an illegal move in
+a saved game) is reported on one line with exit status 2, never with a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, NoReturn
 
 from coronas import __version__
 
+__all__ = ["CommandError", "bots_for", "build_parser", "find_game", "main"]
+
+
+class CommandError(Exception):
+    """A mistake in what the user asked for: printed on one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Games and bots by name
+# --------------------------------------------------------------------------------------------
+
+
+def _games() -> dict[str, type]:
+    from coronas.engine import available_games
+
+    return available_games()
+
+
+def find_game(name: str) -> type:
+    """The registered game class called ``name`` ("hierro", "carolus", "batalla")."""
+    games = _games()
+    if name not in games:
+        raise CommandError(f"unknown game {name!r}; the games are {', '.join(games)}")
+    return games[name]
+
+
+def bots_for(game_cls: type) -> dict[str, Callable[[], Any]]:
+    """The bots a game offers, by name: its ``bots`` module's ``BOTS`` dict if it has one,
+    otherwise every class there with a ``name`` and a ``choose`` method; ``random`` always.
+    """
+    from coronas.engine import RandomBot
+
+    found: dict[str, Callable[[], Any]] = {"random": RandomBot}
+    package = game_cls.__module__.rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(f"{package}.bots")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.bots":
+            raise
+        return found
+    table = getattr(module, "BOTS", None)
+    if isinstance(table, dict):
+        found.update(table)
+        return found
+    for value in vars(module).values():
+        name = getattr(value, "name", None)
+        if isinstance(value, type) and isinstance(name, str) and hasattr(value, "choose"):
+            found[name] = value
+    return found
+
+
+def _make_bots(game_cls: type, spec: str, players: int) -> tuple[list[str], list[Any]]:
+    """The bot names (one per seat) and fresh bots for ``--bots spec``."""
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        raise CommandError("--bots needs at least one bot name")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise CommandError(
+            f"{len(names)} bots for {players} players: give one bot, or one per player"
+        )
+    table = bots_for(game_cls)
+    unknown = [n for n in names if n not in table]
+    if unknown:
+        raise CommandError(
+            f"unknown bot {unknown[0]!r} for {game_cls.name}; the bots are {', '.join(table)}"
+        )
+    return names, [table[n]() for n in names]
+
+
+def _players(game_cls: type, args: argparse.Namespace) -> int:
+    if args.players is not None:
+        return args.players
+    names = [n for n in args.bots.split(",") if n.strip()]
+    return len(names) if len(names) > 1 else game_cls.min_players
+
+
+def _make_game(game_cls: type, players: int, seed: int | None, rules: str | None) -> Any:
+    return game_cls(players=players, seed=seed, rules=rules)
+
+
+def _player_name(state: Any, player: int) -> str:
+    namer = getattr(state, "player_name", None)
+    return str(namer(player)) if callable(namer) else f"player {player}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _fmt(p: Fraction) -> str:
+    """An exact probability and its percentage: ``35/72 (48.61%)``."""
+    return f"{p} ({float(p):.2%})"
+
+
+# --------------------------------------------------------------------------------------------
+# play, replay
+# --------------------------------------------------------------------------------------------
+
+
+def _step_line(state: Any, action: Any, number: int, labels: Sequence[str] | None) -> str:
+    from coronas.engine import CHANCE
+
+    player = state.current_player
+    if player == CHANCE:
+        who = "chance"
+    else:
+        who = _player_name(state, player)
+        if labels is not None:
+            who += f" ({labels[player]})"
+    return f"{number:5d}. {who}: {action}"
+
+
+def _print_end(state: Any, labels: Sequence[str] | None = None, show: bool = True) -> None:
+    if show:
+        print()
+        print(state)
+    print()
+    if not state.is_terminal():
+        print(f"the game is not over: {_player_name(state, state.current_player)} to move")
+        return
+    names = [
+        _player_name(state, p) + (f" ({labels[p]})" if labels else "")
+        for p in range(state.num_players)
+    ]
+    print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, state.scores(), strict=True)))
+    print("winner(s): " + ", ".join(names[p] for p in state.winners()))
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from coronas.engine import play
+
+    game_cls = find_game(args.game)
+    players = _players(game_cls, args)
+    labels, bots = _make_bots(game_cls, args.bots, players)
+    game = _make_game(game_cls, players, args.seed, args.rules)
+    state = game.new_initial_state()
+    print(
+        f"{game_cls.name}: {_count(players, 'player')}, seed {args.seed}, bots {', '.join(labels)}"
+    )
+    counter = iter(range(1, sys.maxsize))
+
+    def log(s: Any, action: Any) -> None:
+        line = _step_line(s, action, next(counter), labels)
+        if not args.quiet:
+            print(line)
+
+    play(state, bots, args.seed, max_steps=args.max_steps, callback=log)
+    _print_end(state, labels)
+    if args.save:
+        try:
+            state.save(args.save)
+        except OSError as exc:
+            raise CommandError(f"{args.save}: cannot write the file ({exc.strerror})") from None
+        print(f"saved to {args.save}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from coronas.engine import load_game
+
+    final = load_game(Path(args.file))
+    state = final.game.new_initial_state()
+    interactive = args.step and sys.stdin.isatty()
+    print(f"{final.game.name}: {_count(final.num_players, 'player')}, seed {final.game.seed}")
+    for number, action in enumerate(final.history, 1):
+        print(_step_line(state, action, number, None))
+        state.apply(action)
+        if args.step:
+            print(state)
+            if interactive:
+                try:
+                    answer = input("-- Enter for the next step, q to stop: ")
+                except EOFError:
+                    answer = "q"
+                if answer.strip().lower().startswith("q"):
+                    return 0
+    _print_end(state, show=not args.step)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# simulate, figures
+# --------------------------------------------------------------------------------------------
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    import functools
+
+    from coronas.simulate import simulate
+
+    game_cls = find_game(args.game)
+    players = _players(game_cls, args)
+    _, bots = _make_bots(game_cls, args.bots, players)
+    rules = args.rules
+    if rules is not None and game_cls.rules_class is not None:
+        rules = game_cls.rules_class.load(rules)  # read once, not in every worker
+    factory = functools.partial(game_cls, players=players, rules=rules)
+    if args.jobs < 1:
+        raise CommandError(f"--jobs must be at least 1, got {args.jobs}")
+    result = simulate(
+        factory,
+        bots,
+        args.games,
+        seed=args.seed,
+        jobs=args.jobs,
+        progress=not args.no_progress,
+    )
+    print(result)
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        fig = result.plot()
+        try:
+            fig.savefig(args.plot, dpi=120)
+        except OSError as exc:
+            raise CommandError(f"{args.plot}: cannot write the file ({exc.strerror})") from None
+        print(f"plot saved to {args.plot}")
+    return 0
+
+
+def cmd_figures(args: argparse.Namespace) -> int:
+    from coronas.plotting import write_figures
+
+    written = write_figures(args.out)
+    for path in written:
+        print(path)
+    print(f"{len(written)} figures written to {args.out}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# odds
+# --------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class _OddsCommand:
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], None]
+
+
+ODDS_COMMANDS: list[_OddsCommand] = []
+"""The ``coronas odds`` subcommands, one per odds function of a game."""
+
+
+def _odds(name: str, help: str, add_arguments: Callable[[argparse.ArgumentParser], None]):
+    def register(run: Callable[[argparse.Namespace], None]):
+        ODDS_COMMANDS.append(_OddsCommand(name, help, add_arguments, run))
+        return run
+
+    return register
+
+
+def _nonneg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _nonneg(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _print_table(table: Any) -> None:
+    print()
+    print(table)
+
+
+# -- Risk-style battles (coronas.attrition) ---------------------------------------------------
+
+
+def _risk_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("attackers", type=_positive, help="attacking armies")
+    p.add_argument("defenders", type=_positive, help="defending armies")
+
+
+# --------------------------------------------------------------------------------------------
+# The parser
+# --------------------------------------------------------------------------------------------
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="coronas",
         description="Exact odds, games and figures for Corona de Hierro, Carolus Magnus and "
         "Batalla de Coronas.",
     )
     parser.add_argument("--version", action="version", version=f"coronas {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    odds = sub.add_parser("odds", help="exact odds of a roll, a battle or a draw")
+    odds_sub = odds.add_subparsers(dest="question", metavar="QUESTION", parser_class=_Parser)
+    for command in ODDS_COMMANDS:
+        p = odds_sub.add_parser(command.name, help=command.help, description=command.help)
+        command.add_arguments(p)
+        p.add_argument(
+            "--table", action="store_true", help="also print the whole table of outcomes"
+        )
+        p.set_defaults(func=command.run)
+    odds.set_defaults(func=lambda args: odds.print_help())
+
+    def game_args(p: argparse.ArgumentParser, default_bots: str) -> None:
+        p.add_argument("game", help="hierro, carolus or batalla")
+        p.add_argument("--players", type=_positive, help="number of players")
+        p.add_argument(
+            "--bots",
+            default=default_bots,
+            help="bot names, one for all seats or one per seat, comma-separated "
+            f"(default {default_bots})",
+        )
+        p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+        p.add_argument("--rules", metavar="FILE", help="a JSON rule file (fields that differ)")
+
+    play = sub.add_parser("play", help="play one game with bots and print its log")
+    game_args(play, "random")
+    play.add_argument("--save", metavar="FILE", help="save the game as JSON")
+    play.add_argument("--quiet", action="store_true", help="print only the end of the game")
+    play.add_argument("--max-steps", type=_positive, default=100_000, help=argparse.SUPPRESS)
+    play.set_defaults(func=cmd_play)
+
+    replay = sub.add_parser("replay", help="step through a saved game")
+    replay.add_argument("file", help="a game saved with coronas play --save or State.save")
+    replay.add_argument(
+        "--step",
+        action="store_true",
+        help="show the position after each action (and wait for Enter in a terminal)",
+    )
+    replay.set_defaults(func=cmd_replay)
+
+    simulate = sub.add_parser("simulate", help="play many games: win rates, game lengths")
+    game_args(simulate, "random")
+    simulate.add_argument("--games", type=_positive, default=1000, help="number of games")
+    simulate.add_argument(
+        "--jobs", type=int, default=1, help="worker processes (default 1: this process)"
+    )
+    simulate.add_argument("--no-progress", action="store_true", help="no progress bar")
+    simulate.add_argument("--plot", metavar="FILE", help="save a plot of the results (PNG)")
+    simulate.set_defaults(func=cmd_simulate)
+
+    figures = sub.add_parser("figures", help="regenerate the figures")
+    figures.add_argument("--out", default="figures", help="output folder (default figures)")
+    figures.set_defaults(func=cmd_figures)
+
+    parser.set_defaults(func=lambda args: parser.print_help())
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad arguments)."""
+    """Run the command line; returns the exit status (2 for bad arguments or files)."""
+    from coronas.engine import IllegalAction, RulesError, SaveFileError
+
     parser = build_parser()
-    parser.parse_args(argv)
-    parser.print_help()
-    return 0
+    try:
+        args = parser.parse_args(argv)
+        status = args.func(args)
+    except SystemExit as exc:  # --help, --version and usage errors from argparse
+        return exc.code if isinstance(exc.code, int) else 2
+    except (CommandError, IllegalAction, SaveFileError, RulesError, ValueError) as exc:
+        print(f"coronas: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"coronas: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("coronas: interrupted", file=sys.stderr)
+        return 130
+    return status or 0
 
 
 if __name__ == "__main__":

@@ -273,7 +273,9 @@ class SimulationResult:
 
     def __str__(self) -> str:
         lines = [
-            f"{self.game}: {self.n_games} games, {self.num_players} players, seed {self.seed}",
+            f"{self.game}: {self.n_games} games, {self.num_players} player"
+            + ("s" if self.num_players != 1 else "")
+            + f", seed {self.seed}",
             f"{'bot':<14}{'wins':>8}{'win rate':>10}{'95% interval':>18}{'mean score':>12}",
         ]
         for row in self.rows():
@@ -334,8 +336,8 @@ class SimulationResult:
         rows = self.rows()
         rates = [float(r["win_rate"]) for r in rows]
         errors = [
-            [rate - r["ci_low"] for rate, r in zip(rates, rows, strict=True)],
-            [r["ci_high"] - rate for rate, r in zip(rates, rows, strict=True)],
+            [max(0.0, rate - r["ci_low"]) for rate, r in zip(rates, rows, strict=True)],
+            [max(0.0, r["ci_high"] - rate) for rate, r in zip(rates, rows, strict=True)],
         ]
         ax_win.bar(self.labels, rates, yerr=errors, capsize=6, color="#4c72b0")
         ax_win.set_ylabel("win rate (95% Wilson interval)")
