@@ -231,9 +231,9 @@ class Board:
         )
 
     def castles_of(self, shield: int) -> tuple[str, ...]:
-        """The castles bearing ``shield`` (its start castle first, then the neutral ones)."""
+        """The castles bearing ``shield``: its start castle first, then the neutral ones by name."""
         found = [n for n, c in self.castles.items() if c.shield == shield]
-        return tuple(sorted(found, key=lambda n: self.castles[n].kind != "start"))
+        return tuple(sorted(found, key=lambda n: (self.castles[n].kind != "start", n)))
 
     @property
     def royal(self) -> str:
