@@ -1,0 +1,700 @@
+"""Exact odds for Batalla de Coronas: battles with rerolls, the decision dice, the dragon.
+
+Everything is computed in exact fractions; single probabilities come back as sympy
+``Rational`` and distributions as :class:`~coronas.dice.Die`. The tests check each function
+against the engine's own game tree (:func:`coronas.engine.exact_distribution`) and against
+seeded simulations.
+
+>>> b = battle(2, 2)                      # 2 swords against 2 shields, nobody has gold
+>>> b.gem                                 # the attacker must win by 2 or more: 10 of 36 rolls
+5/18
+>>> p_chair(3)                            # a die shows 3: 1 - (5/6)**2
+11/36
+>>> p_doubles()
+1/6
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from coronas.batalla.rules import COUNSELORS, Rules
+from coronas.dice import Die, ProbTable
+
+__all__ = [
+    "BattleOdds",
+    "BattleOutcome",
+    "battle",
+    "battle_choice",
+    "chair_table",
+    "decision_table",
+    "dragon_policy_choice",
+    "dragon_turn",
+    "dragon_turns",
+    "gem_probability",
+    "gold_income",
+    "gold_table",
+    "p_chair",
+    "p_doubles",
+]
+
+ZERO, ONE = Fraction(0), Fraction(1)
+
+
+def _rational(p: Fraction):
+    import sympy
+
+    return sympy.Rational(p.numerator, p.denominator)
+
+
+def _face_pmf(rules: Rules) -> tuple[tuple[int, Fraction], ...]:
+    return Die(rules.die_faces).items()
+
+
+# --------------------------------------------------------------------------------------------
+# Battles
+# --------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class BattleOutcome:
+    """How one battle ended.
+
+    ``winner`` is "attacker", "tie" or "defender" and ``margin`` the difference of the final
+    dice. A winning attacker spends as many swords as it may (the margin, its swords and the
+    defender's shields bound it): ``swords_spent`` = ``shields_destroyed``. A losing attacker
+    loses ``swords_lost`` swords. ``gem``: the defender's shields reached (or stood at) 0.
+    """
+
+    winner: str
+    margin: int
+    shields_destroyed: int
+    swords_spent: int
+    swords_lost: int
+    gem: bool
+    attacker_gold_spent: int
+    defender_gold_spent: int
+
+    def __str__(self) -> str:
+        text = "tie" if self.winner == "tie" else f"{self.winner} wins by {self.margin}"
+        if self.shields_destroyed:
+            text += f", -{self.shields_destroyed} shields"
+        if self.swords_lost:
+            text += f", -{self.swords_lost} swords"
+        if self.gem:
+            text += ", gem taken"
+        if self.attacker_gold_spent or self.defender_gold_spent:
+            text += (
+                f" (gold spent: attacker {self.attacker_gold_spent}, "
+                f"defender {self.defender_gold_spent})"
+            )
+        return text
+
+
+# A battle node: dice (attacker, defender), gold left, rerolls paid, sides that kept a tie.
+_Node = tuple[int, int, int, int, int, int, int]
+
+
+class _BattleSolver:
+    """The battle as a zero-sum game over P(gem): the attacker maximises, the defender
+    minimises, and a side rerolls only when that strictly changes P(gem) its way (so no gold
+    is spent in vain). Who may reroll follows the rules (B7): the side whose die is lower,
+    and on a tie nobody (or, with ``reroll_on_tie``, the attacker first, then the defender)."""
+
+    def __init__(self, swords: int, shields: int, rules: Rules):
+        self.swords, self.shields, self.rules = swords, shields, rules
+        self.faces = _face_pmf(rules)
+
+    def spend(self, a: int, d: int) -> int:
+        """Swords a winning attacker spends (as many as allowed)."""
+        return min(a - d, self.swords, self.shields)
+
+    def is_gem(self, a: int, d: int) -> bool:
+        if a <= d:
+            return False
+        return self.shields == 0 or self.spend(a, d) >= self.shields
+
+    def decider(self, node: _Node) -> int | None:
+        a, d, ga, gd, ka, kd, declined = node
+        if a == d:
+            sides: tuple[int, ...] = (0, 1) if self.rules.reroll_on_tie else ()
+        else:
+            sides = (0,) if a < d else (1,)
+        for side in sides:
+            gold, k = (ga, ka) if side == 0 else (gd, kd)
+            if not declined & (1 << side) and gold >= self.rules.reroll_cost(k):
+                return side
+        return None
+
+    def after_accept(self, node: _Node, side: int) -> _Node:
+        a, d, ga, gd, ka, kd, declined = node
+        return (a, d, ga, gd, ka, kd, declined | (1 << side))
+
+    def after_reroll(self, node: _Node, side: int) -> list[tuple[_Node, Fraction]]:
+        a, d, ga, gd, ka, kd, _ = node
+        if side == 0:
+            cost = self.rules.reroll_cost(ka)
+            return [((v, d, ga - cost, gd, ka + 1, kd, 0), p) for v, p in self.faces]
+        cost = self.rules.reroll_cost(kd)
+        return [((a, v, ga, gd - cost, ka, kd + 1, 0), p) for v, p in self.faces]
+
+    @functools.cache  # noqa: B019 - one solver per battle, kept small
+    def value(self, node: _Node) -> Fraction:
+        """P(gem) from this node under optimal play."""
+        side = self.decider(node)
+        if side is None:
+            return ONE if self.is_gem(node[0], node[1]) else ZERO
+        keep, again = self.options(node, side)
+        return again if self.rerolls(side, keep, again) else keep
+
+    def options(self, node: _Node, side: int) -> tuple[Fraction, Fraction]:
+        keep = self.value(self.after_accept(node, side))
+        again = sum((p * self.value(n) for n, p in self.after_reroll(node, side)), ZERO)
+        return keep, again
+
+    @staticmethod
+    def rerolls(side: int, keep: Fraction, again: Fraction) -> bool:
+        return again > keep if side == 0 else again < keep
+
+    def outcome(self, node: _Node, gold: tuple[int, int]) -> BattleOutcome:
+        a, d, ga, gd = node[:4]
+        if a > d:
+            n = min(self.spend(a, d), self.shields) if self.shields else 0
+            return BattleOutcome(
+                "attacker", a - d, n, n, 0, self.is_gem(a, d), gold[0] - ga, gold[1] - gd
+            )
+        if d > a:
+            return BattleOutcome(
+                "defender", d - a, 0, 0, min(d - a, self.swords), False, gold[0] - ga, gold[1] - gd
+            )
+        return BattleOutcome("tie", 0, 0, 0, 0, False, gold[0] - ga, gold[1] - gd)
+
+    def distribution(self, gold: tuple[int, int], rerolls: bool) -> dict[BattleOutcome, Fraction]:
+        memo: dict[_Node, dict[BattleOutcome, Fraction]] = {}
+
+        def walk(node: _Node) -> dict[BattleOutcome, Fraction]:
+            if node in memo:
+                return memo[node]
+            side = self.decider(node) if rerolls else None
+            if side is None:
+                out = {self.outcome(node, gold): ONE}
+            else:
+                keep, again = self.options(node, side)
+                if self.rerolls(side, keep, again):
+                    out = {}
+                    for n, p in self.after_reroll(node, side):
+                        for o, q in walk(n).items():
+                            out[o] = out.get(o, ZERO) + p * q
+                else:
+                    out = walk(self.after_accept(node, side))
+            memo[node] = out
+            return out
+
+        total: dict[BattleOutcome, Fraction] = {}
+        for a, pa in self.faces:
+            for d, pd in self.faces:
+                for o, q in walk((a, d, gold[0], gold[1], 0, 0, 0)).items():
+                    total[o] = total.get(o, ZERO) + pa * pd * q
+        return total
+
+    def policy_rows(self, gold: tuple[int, int]) -> list[tuple]:
+        """Every reroll decision reached with positive probability under optimal play."""
+        reach: dict[_Node, Fraction] = {}
+        order: list[_Node] = []
+        frontier: list[tuple[_Node, Fraction]] = [
+            ((a, d, gold[0], gold[1], 0, 0, 0), pa * pd)
+            for a, pa in self.faces
+            for d, pd in self.faces
+        ]
+        while frontier:
+            nxt: dict[_Node, Fraction] = {}
+            for node, p in frontier:
+                side = self.decider(node)
+                if side is None:
+                    continue
+                if node not in reach:
+                    order.append(node)
+                reach[node] = reach.get(node, ZERO) + p
+                keep, again = self.options(node, side)
+                children = (
+                    self.after_reroll(node, side)
+                    if self.rerolls(side, keep, again)
+                    else [(self.after_accept(node, side), ONE)]
+                )
+                for n, q in children:
+                    nxt[n] = nxt.get(n, ZERO) + p * q
+            frontier = list(nxt.items())
+        rows = []
+        for node in order:
+            a, d, ga, gd, ka, kd, _ = node
+            side = self.decider(node)
+            keep, again = self.options(node, side)
+            who = ("attacker", "defender")[side]
+            cost = self.rules.reroll_cost(ka if side == 0 else kd)
+            choice = f"pay {cost} and reroll" if self.rerolls(side, keep, again) else "keep"
+            rows.append((f"{a} vs {d}", f"{ga} / {gd}", who, choice, again, keep, reach[node]))
+        return rows
+
+
+@functools.lru_cache(maxsize=256)
+def _solver(swords: int, shields: int, rules: Rules) -> _BattleSolver:
+    return _BattleSolver(swords, shields, rules)
+
+
+class BattleOdds:
+    """The exact outcome of one battle, without rerolls and with optimal rerolls.
+
+    * ``optimal`` / ``no_rerolls``: :class:`~coronas.dice.Die` over :class:`BattleOutcome`;
+    * ``gem`` / ``gem_no_rerolls``: P(the attacker takes a gem), sympy ``Rational``;
+    * ``policy``: a :class:`~coronas.dice.ProbTable` of every reroll decision reached under
+      optimal play (dice, gold left, who decides, the choice, P(gem) after rerolling and after
+      keeping, the probability of reaching that decision);
+    * :meth:`table`: P(win by m / tie / lose by m / gem) side by side for both ways of playing.
+    """
+
+    def __init__(
+        self,
+        attacker_swords: int,
+        defender_shields: int,
+        attacker_gold: int,
+        defender_gold: int,
+        rules: Rules,
+    ):
+        self.attacker_swords = attacker_swords
+        self.defender_shields = defender_shields
+        self.attacker_gold = attacker_gold
+        self.defender_gold = defender_gold
+        self.rules = rules
+        solver = _solver(attacker_swords, defender_shields, rules)
+        gold = (attacker_gold, defender_gold)
+        self.optimal: Die = Die.from_pmf(solver.distribution(gold, rerolls=True))
+        self.no_rerolls: Die = Die.from_pmf(solver.distribution(gold, rerolls=False))
+        self._policy_rows = solver.policy_rows(gold)
+
+    @property
+    def gem(self):
+        """P(gem) with optimal rerolls on both sides (sympy Rational)."""
+        return _rational(self.optimal.prob(lambda o: o.gem))
+
+    @property
+    def gem_no_rerolls(self):
+        """P(gem) when nobody rerolls (sympy Rational)."""
+        return _rational(self.no_rerolls.prob(lambda o: o.gem))
+
+    @property
+    def policy(self) -> ProbTable:
+        header = (
+            "dice (att vs def)",
+            "gold left (att / def)",
+            "decides",
+            "choice",
+            "P(gem) if reroll",
+            "P(gem) if keep",
+            "P(reach)",
+        )
+        return ProbTable(self._policy_rows, header=header)
+
+    def expected_gold_spent(self) -> tuple[Fraction, Fraction]:
+        """Expected gold spent by attacker and defender under optimal rerolls."""
+        return (
+            self.optimal.map(lambda o: o.attacker_gold_spent).mean(),
+            self.optimal.map(lambda o: o.defender_gold_spent).mean(),
+        )
+
+    def table(self) -> ProbTable:
+        """P(each result) without rerolls and with optimal rerolls."""
+
+        def by(die: Die, key) -> Fraction:
+            return die.prob(key)
+
+        labels: list[tuple[str, Any]] = []
+        faces = self.rules.faces
+        top = max(faces) - min(faces)
+        for m in range(top, 0, -1):
+            labels.append(
+                (f"attacker wins by {m}", lambda o, m=m: o.winner == "attacker" and o.margin == m)
+            )
+        labels.append(("tie", lambda o: o.winner == "tie"))
+        for m in range(1, top + 1):
+            labels.append(
+                (f"defender wins by {m}", lambda o, m=m: o.winner == "defender" and o.margin == m)
+            )
+        labels.append(("gem taken", lambda o: o.gem))
+        rows = [(name, by(self.no_rerolls, f), by(self.optimal, f)) for name, f in labels]
+        return ProbTable(rows, header=("result", "no rerolls", "optimal rerolls"))
+
+    def _title(self) -> str:
+        return (
+            f"{self.attacker_swords} swords (gold {self.attacker_gold}) attack "
+            f"{self.defender_shields} shields (gold {self.defender_gold})"
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"BattleOdds({self._title()}: P(gem) = {self.gem} with optimal rerolls, "
+            f"{self.gem_no_rerolls} without)"
+        )
+
+    def __str__(self) -> str:
+        return f"{self._title()}\n{self.table()}\n\nreroll decisions:\n{self.policy}"
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        ga, gd = self.expected_gold_spent()
+        first = [
+            r for r in self._policy_rows if r[1] == f"{self.attacker_gold} / {self.defender_gold}"
+        ]
+        later = len(self._policy_rows) - len(first)
+        policy = (
+            ProbTable(first, header=self.policy.header)._repr_html_()
+            if first
+            else "<p>No reroll decision arises.</p>"
+        )
+        if later:
+            policy += f"<p>{later} later decisions (after a reroll): see <code>.policy</code>.</p>"
+        return (
+            f"<h4>{escape(self._title())}</h4>"
+            f"<p>P(gem) = <b>{self.gem}</b> with optimal rerolls "
+            f"(<b>{self.gem_no_rerolls}</b> without). Expected gold spent: attacker "
+            f"{ga} ({float(ga):.2f}), defender {gd} ({float(gd):.2f}).</p>"
+            f"{self.table()._repr_html_()}"
+            f"<h5>Optimal reroll decisions on the first roll</h5>{policy}"
+        )
+
+
+def battle(
+    attacker_swords: int,
+    defender_shields: int,
+    attacker_gold: int = 0,
+    defender_gold: int = 0,
+    rules: Rules | None = None,
+) -> BattleOdds:
+    """The exact distribution of a battle's outcome, (a) with no rerolls and (b) with optimal
+    rerolls: the attacker maximises and the defender minimises P(gem), and neither pays for a
+    reroll that does not change that probability. A winning attacker spends as many swords as
+    it may. Tokens are left out (nobody holds the Cross or the Crown).
+
+    >>> b = battle(3, 1, attacker_gold=1)
+    >>> b.gem_no_rerolls                  # any win takes the last shield: 15/36
+    5/12
+    >>> b.gem > b.gem_no_rerolls          # a losing attacker pays 1 gold and tries again
+    True
+    """
+    rules = rules or Rules()
+    for name, v, lo, hi in (
+        ("attacker_swords", attacker_swords, rules.min_swords_to_attack, rules.militia_max),
+        ("defender_shields", defender_shields, 0, rules.militia_max),
+        ("attacker_gold", attacker_gold, rules.gold_min, rules.gold_max),
+        ("defender_gold", defender_gold, rules.gold_min, rules.gold_max),
+    ):
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {v!r}")
+    return BattleOdds(attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
+
+
+@functools.lru_cache(maxsize=4096)
+def gem_probability(
+    attacker_swords: int,
+    defender_shields: int,
+    attacker_gold: int = 0,
+    defender_gold: int = 0,
+    rules: Rules | None = None,
+) -> Fraction:
+    """P(gem) of :func:`battle` with optimal rerolls, as a ``Fraction`` (fast, cached: for
+    bots and inner loops).
+
+    >>> gem_probability(2, 2)
+    Fraction(5, 18)
+    """
+    solver = _solver(attacker_swords, defender_shields, rules or Rules())
+    return sum(
+        (
+            pa * pd * solver.value((a, d, attacker_gold, defender_gold, 0, 0, 0))
+            for a, pa in solver.faces
+            for d, pd in solver.faces
+        ),
+        ZERO,
+    )
+
+
+def battle_choice(state: Any) -> Any:
+    """The optimal action of :func:`battle` at a battle decision of an engine state: reroll or
+    keep at ``reroll_choice``, the most swords at ``spend``. (For bots and for checking the
+    odds on the engine's own game tree.)"""
+    from coronas.batalla.state import Accept, Reroll, SpendSwords
+
+    if state.phase == "spend":
+        return SpendSwords(max(state._spend_options()))
+    if state.phase != "reroll_choice":
+        raise ValueError(f"not a battle decision: this is {state.describe_phase()}")
+    p = state.player
+    solver = _solver(state.swords[p], state.shields[1 - p], state.rules)
+    a, d = state.bdice
+    node = (a, d, state.gold[p], state.gold[1 - p], *state.rerolls, state.declined)
+    side = state.decider
+    keep, again = solver.options(node, side)
+    if solver.rerolls(side, keep, again):
+        return Reroll(state.rules.reroll_cost(state.rerolls[side]))
+    return Accept()
+
+
+# --------------------------------------------------------------------------------------------
+# The decision dice
+# --------------------------------------------------------------------------------------------
+
+
+def _pairs(rules: Rules) -> list[tuple[int, int, Fraction]]:
+    """The 2d6 outcomes as unordered pairs (low, high) with their probabilities."""
+    acc: dict[tuple[int, int], Fraction] = {}
+    for a, pa in _face_pmf(rules):
+        for b, pb in _face_pmf(rules):
+            key = (min(a, b), max(a, b))
+            acc[key] = acc.get(key, ZERO) + pa * pb
+    return [(lo, hi, p) for (lo, hi), p in sorted(acc.items())]
+
+
+def p_chair(chair: int, noble_chair: int | None = None, rules: Rules | None = None):
+    """P(the counselor on ``chair`` can be activated this turn): a die shows ``chair``, or,
+    with the Noble seated on ``noble_chair``, a die shows that chair (sympy Rational).
+
+    >>> p_chair(3, noble_chair=5)          # 1 - (4/6)**2
+    5/9
+    """
+    rules = rules or Rules()
+    wanted = {chair} if noble_chair is None else {chair, noble_chair}
+    return _rational(sum((p for lo, hi, p in _pairs(rules) if {lo, hi} & wanted), ZERO))
+
+
+def p_doubles(rules: Rules | None = None):
+    """P(both decision dice show the same number): then that chair and that much gold."""
+    rules = rules or Rules()
+    return _rational(sum((p for lo, hi, p in _pairs(rules) if lo == hi), ZERO))
+
+
+def decision_table(rules: Rules | None = None) -> ProbTable:
+    """The outcomes of the two decision dice: for each, the (council chair, gold) choices.
+
+    36 ordered outcomes give 21 rows: doubles have probability 1/36, others 2/36.
+    """
+    rules = rules or Rules()
+    rows = []
+    for lo, hi, p in _pairs(rules):
+        if lo == hi:
+            choice = f"chair {lo} and {lo} gold (doubles)"
+        else:
+            choice = f"chair {lo} + {hi} gold, or chair {hi} + {lo} gold"
+        rows.append((f"{lo} and {hi}", choice, p))
+    return ProbTable(rows, header=("roll", "choices", "P"))
+
+
+def chair_table(rules: Rules | None = None) -> ProbTable:
+    """For each chair: P(it can be used this turn), alone and with the Noble on another chair."""
+    rules = rules or Rules()
+    rows = []
+    for c in range(1, rules.chairs + 1):
+        other = next(n for n in range(1, rules.chairs + 1) if n != c) if rules.chairs > 1 else c
+        alone = sum((p for lo, hi, p in _pairs(rules) if c in (lo, hi)), ZERO)
+        noble = sum((p for lo, hi, p in _pairs(rules) if {lo, hi} & {c, other}), ZERO)
+        rows.append((f"chair {c}", alone, noble))
+    return ProbTable(rows, header=("chair", "P(usable)", "P(usable or Noble's chair)"))
+
+
+def gold_income(policy: str = "most", chair: int | None = None, rules: Rules | None = None) -> Die:
+    """The gold a decision roll brings (before the cap), under a way of choosing the die:
+
+    * ``"most"``: the higher die is gold (the lower goes to the council);
+    * ``"least"``: the lower die is gold;
+    * with ``chair``: whenever a die shows ``chair`` it goes to the council and the other die
+      is gold; otherwise ``policy`` decides.
+
+    >>> gold_income()[6]                   # P(the higher die is 6) = 11/36
+    Fraction(11, 36)
+    """
+    rules = rules or Rules()
+    if policy not in ("most", "least"):
+        raise ValueError(f"policy must be 'most' or 'least', got {policy!r}")
+    out: list[tuple[int, Fraction]] = []
+    for lo, hi, p in _pairs(rules):
+        if chair is not None and chair in (lo, hi):
+            gold = hi if lo == chair else lo
+        else:
+            gold = hi if policy == "most" else lo
+        out.append((gold, p))
+    return Die.from_pmf(out)
+
+
+def gold_table(rules: Rules | None = None) -> ProbTable:
+    """P(gold income = g) when taking the higher die and when taking the lower die."""
+    rules = rules or Rules()
+    most, least = gold_income("most", rules=rules), gold_income("least", rules=rules)
+    return ProbTable(
+        [(f"{g} gold", most[g], least[g]) for g in rules.faces],
+        header=("income", "higher die is gold", "lower die is gold"),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The dragon
+# --------------------------------------------------------------------------------------------
+
+DEFAULT_COUNCIL: tuple[str | None, ...] = (
+    "militia_commander", "smith", "sorcerer", "priest", "noble", "master_of_coin",
+)  # fmt: skip
+"""The council assumed by :func:`dragon_turns` unless told: chair 1 Militia Commander ...
+chair 6 Master of Coin (the Sorcerer on 3, the Noble on 5)."""
+
+
+def _council(
+    council: Sequence[str | None] | Mapping[int, str] | None, rules: Rules
+) -> tuple[str, ...]:
+    if council is None:
+        council = DEFAULT_COUNCIL
+    if isinstance(council, Mapping):
+        council = tuple(council.get(n) for n in range(1, rules.chairs + 1))
+    council = tuple(council)
+    if len(council) != rules.chairs or sorted(c for c in council if c) != sorted(COUNSELORS):
+        raise ValueError(
+            f"council must seat the six counselors {list(COUNSELORS)} on chairs "
+            f"1-{rules.chairs}, got {council!r}"
+        )
+    return council
+
+
+def _dragon_options(lo: int, hi: int, council: tuple[str, ...]) -> list[tuple[str, int]]:
+    """The (counselor activated, gold die) choices of a roll with a full council."""
+    out = []
+    for chair, gold in {(lo, hi), (hi, lo)}:
+        c = council[chair - 1]
+        if c == "noble":
+            out += [(t, gold) for t in COUNSELORS if t != "noble"]
+        else:
+            out.append((c, gold))
+    return out
+
+
+def _dragon_step(
+    level: int, gold: int, counselor: str, die_gold: int, rules: Rules, cap: int
+) -> tuple[int, int, int]:
+    """(dragon levels gained, level, gold) after the decision phase with this choice."""
+    gold = min(gold + die_gold, cap)
+    gained = 0
+    if counselor == "sorcerer":
+        gained = rules.sorcerer_levels
+    elif counselor == "master_of_coin":
+        gold = min(gold + rules.master_of_coin_gold, cap)
+    return gained, level + gained, gold
+
+
+def dragon_policy_choice(
+    level: int,
+    gold: int,
+    lo: int,
+    hi: int,
+    council: Sequence[str | None] | Mapping[int, str] | None = None,
+    gems_won: int = 0,
+    rules: Rules | None = None,
+) -> tuple[str, int]:
+    """The decision of the dragon-first policy of :func:`dragon_turns` on roll (lo, hi): the
+    (counselor to activate, gold die) that raises the dragon if possible, then gives the most
+    gold. Ties go to the lower council die, then to the counselor listed first."""
+    rules = rules or Rules()
+    council = _council(council, rules)
+    cap = rules.gold_cap(gems_won)
+    best, best_key = None, None
+    for c, g in _dragon_options(lo, hi, council):
+        gained, _, new_gold = _dragon_step(level, gold, c, g, rules, cap)
+        key = (gained, new_gold, g, -COUNSELORS.index(c))
+        if best_key is None or key > best_key:
+            best, best_key = (c, g), key
+    return best
+
+
+def _buy_dragon(level: int, gold: int, rules: Rules) -> tuple[bool, int, int]:
+    """Buy levels while affordable; (attacked, level, gold)."""
+    top = rules.dragon_attack_level
+    while level < top and gold >= rules.dragon_costs[level]:
+        gold -= rules.dragon_costs[level]
+        level += 1
+    if level >= top:
+        return True, 0, gold
+    return False, level, gold
+
+
+def dragon_turn(
+    level: int,
+    gold: int,
+    council: Sequence[str | None] | Mapping[int, str] | None = None,
+    gems_won: int = 0,
+    rules: Rules | None = None,
+) -> Die:
+    """One turn of the dragon-first policy (see :func:`dragon_turns`): the distribution of
+    (attacked, level, gold) at the end of the buying phase."""
+    rules = rules or Rules()
+    council = _council(council, rules)
+    cap = rules.gold_cap(gems_won)
+    out: list[tuple[tuple[bool, int, int], Fraction]] = []
+    for lo, hi, p in _pairs(rules):
+        c, g = dragon_policy_choice(level, gold, lo, hi, council, gems_won, rules)
+        _, lvl, gld = _dragon_step(level, gold, c, g, rules, cap)
+        if lvl >= rules.dragon_attack_level:
+            out.append(((True, 0, gld), p))
+        else:
+            out.append((_buy_dragon(lvl, gld, rules), p))
+    return Die.from_pmf(out)
+
+
+def dragon_turns(
+    level: int = 0,
+    gold: int = 0,
+    council: Sequence[str | None] | Mapping[int, str] | None = None,
+    gems_won: int = 0,
+    horizon: int = 60,
+    rules: Rules | None = None,
+) -> Die:
+    """The exact distribution of the number of own turns until the dragon attacks (1: during
+    the coming turn), for a player whose council is full, under the *dragon-first* policy:
+
+    * decision phase: activate the Sorcerer if a die (or the Noble's die) allows it, else
+      choose the activation that gives the most gold (the Master of Coin counts); the other
+      die is gold;
+    * buying phase: buy dragon levels while the next one is affordable, nothing else;
+    * the enemy's Priest is ignored (nothing takes gold or dragon levels away).
+
+    ``council`` lists the counselor on chairs 1-6 (default :data:`DEFAULT_COUNCIL`). If the
+    dragon may still not have attacked after ``horizon`` turns (a gold cap below a level's
+    price), the remaining probability is the outcome ``None``.
+
+    >>> dragon_turns(level=4, gold=6)[1]   # level 5 costs 6: bought at once
+    Fraction(1, 1)
+    """
+    rules = rules or Rules()
+    council = _council(council, rules)
+    if not 0 <= level < rules.dragon_attack_level:
+        raise ValueError(f"level must be 0 to {rules.dragon_attack_level - 1}, got {level}")
+    if not rules.gold_min <= gold <= rules.gold_cap(gems_won):
+        raise ValueError(f"gold must be {rules.gold_min} to {rules.gold_cap(gems_won)}, got {gold}")
+    dist: dict[tuple[int, int], Fraction] = {(level, gold): ONE}
+    out: dict[int | None, Fraction] = {}
+    steps: dict[tuple[int, int], Die] = {}
+    for t in range(1, horizon + 1):
+        nxt: dict[tuple[int, int], Fraction] = {}
+        for (lvl, gld), p in dist.items():
+            if (lvl, gld) not in steps:
+                steps[(lvl, gld)] = dragon_turn(lvl, gld, council, gems_won, rules)
+            for (attacked, l2, g2), q in steps[(lvl, gld)].items():
+                if attacked:
+                    out[t] = out.get(t, ZERO) + p * q
+                else:
+                    nxt[(l2, g2)] = nxt.get((l2, g2), ZERO) + p * q
+        dist = nxt
+        if not dist:
+            break
+    rest = sum(dist.values(), ZERO)
+    if rest:
+        out[None] = rest
+    return Die.from_pmf(out)
