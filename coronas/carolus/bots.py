@@ -1,0 +1,96 @@
+"""Simple Carolus Magnus players for simulation: random and greedy.
+
+Each bot has a ``name`` and ``choose(state, rng) -> action``, so it works with
+:func:`coronas.engine.play`:
+
+>>> from coronas.carolus import Game
+>>> from coronas.engine import play
+>>> s = play(Game(players=2).new_initial_state(), [GreedyBot(), RandomBot()], rng=3)
+>>> s.is_terminal()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from coronas.carolus.state import AssignJoker, CarolusState, ChooseDisc, Deploy, MoveEmperor
+
+__all__ = ["GreedyBot", "RandomBot"]
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions."""
+
+    name = "random"
+
+    def choose(self, state: CarolusState, rng: random.Random) -> Any:
+        return rng.choice(state.legal_actions())
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+def _lead(totals: tuple[int, ...] | list[int], p: int) -> int:
+    return totals[p] - max(c for q, c in enumerate(totals) if q != p)
+
+
+def _best_stop(state: CarolusState, p: int, disc: int) -> int:
+    """The best castle lead ``p`` can get by stopping the emperor within ``disc`` steps."""
+    ring, here = state.ring, state.emperor
+    i = ring.index(here)
+    return max(
+        _lead(state.resolution(ring[(i + s) % len(ring)]).castle_totals, p)
+        for s in range(1, min(disc, len(ring)) + 1)
+    )
+
+
+def _court_value(state: CarolusState, p: int) -> float:
+    """Families held, and how far ahead in each court, as a small positional bonus."""
+    value = 0.0
+    for i in range(len(state.rules.families)):
+        own = state.court[p][i]
+        rival = max(c[i] for q, c in enumerate(state.court) if q != p)
+        value += (3.0 if state.control[i] == p else 0.0) + 0.3 * max(-2, min(2, own - rival))
+    return value
+
+
+class GreedyBot:
+    """One step of look-ahead on castles: deploys the knight, chooses the disc and stops the
+    emperor where the castle lead over the best rival is largest, then prefers holding
+    families. Ties are broken at random (with the given rng)."""
+
+    name = "greedy"
+
+    def choose(self, state: CarolusState, rng: random.Random) -> Any:
+        actions = state.legal_actions()
+        p = state.current_player
+        first = actions[0]
+        if isinstance(first, AssignJoker):
+            scored = [(self._after(state, a, p, state.chosen[p] or 5), a) for a in actions]
+        elif isinstance(first, ChooseDisc):
+            scored = [(_best_stop(state, p, a.disc) * 10 - 0.1 * a.disc, a) for a in actions]
+        elif isinstance(first, MoveEmperor):
+            scored = []
+            for a in actions:
+                res = state.resolution(a.region)
+                scored.append((_lead(res.castle_totals, p) * 10 - 0.01 * a.steps, a))
+        elif isinstance(first, Deploy):
+            disc = state.chosen[p]
+            scored = [(self._after(state, a, p, disc), a) for a in actions]
+        else:
+            return rng.choice(actions)
+        best = max(s for s, _ in scored)
+        return rng.choice([a for s, a in scored if s == best])
+
+    @staticmethod
+    def _after(state: CarolusState, action: Any, p: int, disc: int) -> float:
+        state.apply(action)
+        try:
+            return _best_stop(state, p, disc) * 10 + _court_value(state, p)
+        finally:
+            state.undo()
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
