@@ -1,0 +1,210 @@
+"""Simple players of Corona de Hierro, for simulation.
+
+Every bot has a ``name`` and ``choose(state, rng) -> action`` (the shared :class:`Bot`
+protocol), so :func:`coronas.engine.play` can seat any mix of them.
+
+>>> import random
+>>> from coronas.engine import play
+>>> from coronas.hierro import Game
+>>> state = play(Game(players=3, seed=2).new_initial_state(),
+...              [GreedyBot(), RandomBot(), RandomBot()], random.Random(2))
+>>> state.is_terminal()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import networkx as nx
+
+from coronas.hierro.actions import (
+    AcceptAlliance,
+    AcceptRoll,
+    AttackArmy,
+    AttackCastle,
+    ChooseCastle,
+    DiscardCard,
+    DrawCards,
+    Keep,
+    Move,
+    PlayBishop,
+    PlayCavalryCharge,
+    PlayForcedMarch,
+    PlayGoodFortune,
+    PlayHostage,
+    PlayInvasion,
+    PlayKingIsDead,
+    PlayLoyalVassal,
+    PlayPope,
+    PlayResistance,
+    PlaySecretPact,
+    PlaySpy,
+    Recruit,
+    RequestAlliance,
+    RequestSupport,
+    Reroll,
+    Retrieve,
+    ReturnHostage,
+    SendEmissary,
+    TakeCard,
+    TakeHostage,
+)
+from coronas.hierro.rules import card_kind
+from coronas.hierro.state import ROME, HierroState
+
+__all__ = ["GreedyBot", "RandomBot"]
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions (rerolls and kept cards included)."""
+
+    name = "random"
+
+    def choose(self, state: HierroState, rng: random.Random) -> Any:
+        return rng.choice(state.legal_actions())
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+class GreedyBot:
+    """Scores each legal action by simple heuristics and plays the best one.
+
+    It rolls when the odds of a castle or an emissary are good, fights only battles it is
+    likely to win, recruits, sends emissaries to Rome while that is allowed, plays cards that
+    help it at once, and otherwise marches its largest army towards the nearest castle it does
+    not own. Odds come from :mod:`coronas.hierro.odds` when it is there, else from the die.
+    """
+
+    name = "greedy"
+
+    def choose(self, state: HierroState, rng: random.Random) -> Any:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        best, best_score = [], float("-inf")
+        for a in actions:
+            s = self.score(state, a)
+            if s > best_score:
+                best, best_score = [a], s
+            elif s == best_score:
+                best.append(a)
+        return rng.choice(best)
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+    # The heuristic value of an action: about "expected VP-ish gain", floats only.
+    def score(self, state: HierroState, a: Any) -> float:
+        p = state.current_player
+        r = state.rules
+        if isinstance(a, Reroll):
+            return 1.0
+        if isinstance(a, AcceptRoll):
+            return 0.5 if state.shields[p] <= 1 else 0.0
+        if isinstance(a, ChooseCastle):
+            return -len(_nearby_castles(state.board, a.castle))
+        if isinstance(a, Keep):
+            return _card_value(a.card)
+        if isinstance(a, AttackCastle | PlayGoodFortune):
+            if isinstance(a, PlayGoodFortune) and a.means == "emissary":
+                target = state.emissary_target(a.castle) or 7
+                return 4.0 * _p_ge(r.die(r.good_fortune_die), target) - 0.5
+            n = state.army(a.castle, p)
+            die = r.die(r.good_fortune_die) if isinstance(a, PlayGoodFortune) else r.army_die(n)
+            value = 5.0 if a.castle in state.info.royal else 4.0
+            return value * _p_ge(die, state.army_target(a.castle)) - (
+                0.5 if isinstance(a, PlayGoodFortune) else 0.0
+            )
+        if isinstance(a, RequestSupport):
+            target = state.emissary_target(a.castle) or 7
+            return 4.0 * _p_ge(r.diplomacy_die(state.legit[p]), target)
+        if isinstance(a, AttackArmy | PlayCavalryCharge):
+            mine, theirs = state.army(a.city, p), state.army(a.city, a.defender)
+            allied = state.allied(p, a.defender)
+            return (
+                (mine - theirs) * 1.5
+                + (0.5 if isinstance(a, PlayCavalryCharge) else 0)
+                - (4 if allied else 0)
+            )
+        if isinstance(a, Recruit | PlayLoyalVassal):
+            return 2.5
+        if isinstance(a, SendEmissary):
+            if a.to == ROME:
+                return 2.2
+            target = state.emissary_target(a.to) if a.to in state.info.castle_set else None
+            if target is None:
+                return 0.3  # barbarian insurance
+            return 2.0 * _p_ge(r.diplomacy_die(state.legit[p]), target)
+        if isinstance(a, PlayBishop | PlaySecretPact):
+            return 3.5
+        if isinstance(a, PlayKingIsDead):
+            return 3.0 if state.legit[p] == max(state.legit) else -1.0
+        if isinstance(a, PlayPope):
+            counts = [state.rome.count(q) for q in range(state.num_players)]
+            return 3.0 if counts[p] == max(counts) and counts[p] > 0 else -1.0
+        if isinstance(a, PlayInvasion):
+            people = state.magyars if a.card.startswith("magyar") else state.saracens
+            return 2.0 if p in people else -1.0
+        if isinstance(a, PlayResistance):
+            return 2.0
+        if isinstance(a, PlaySpy | PlayHostage | TakeHostage):
+            return 0.8
+        if isinstance(a, AcceptAlliance):
+            return 1.8
+        if isinstance(a, TakeCard | DrawCards):
+            return 1.0 + (0.3 if isinstance(a, DrawCards) else 0)
+        if isinstance(a, Move | PlayForcedMarch):
+            return _move_value(state, p, a)
+        if isinstance(a, ReturnHostage):
+            return -0.5
+        if isinstance(a, DiscardCard):
+            return 0.1 - _card_value(a.card) / 10
+        if isinstance(a, RequestAlliance | Retrieve):
+            return 0.0
+        return 0.0
+
+
+def _p_ge(die: Any, target: int) -> float:
+    return float(die.p_ge(target))
+
+
+def _card_value(card: str) -> float:
+    return {
+        "secret_pact": 3.0,
+        "bishop": 2.5,
+        "good_fortune": 2.0,
+        "loyal_vassal": 1.5,
+        "king_is_dead": 1.5,
+        "cavalry_charge": 1.2,
+        "forced_march": 1.0,
+    }.get(card_kind(card), 0.5)
+
+
+def _nearby_castles(board: Any, castle: str) -> list[str]:
+    dist = _distances(board)[castle]
+    return [c for c in board.castles if c != castle and dist.get(c, 99) <= 2]
+
+
+def _move_value(state: HierroState, p: int, a: Any) -> float:
+    dist = _distances(state.board)
+    targets = [c for c in state.info.castles if state.owner.get(c) != p]
+    if not targets:
+        return 0.0
+    before = min(dist[a.frm].get(c, 99) for c in targets)
+    after = min(dist[a.to].get(c, 99) for c in targets)
+    size_bonus = a.count / 4
+    return 0.4 + (before - after) * (0.6 + size_bonus)
+
+
+# Road distances between cities, by board (boards are unhashable: keyed by id).
+_distances_cache: dict[int, dict[str, dict[str, int]]] = {}
+
+
+def _distances(board: Any) -> dict[str, dict[str, int]]:
+    key = id(board)
+    if key not in _distances_cache:
+        _distances_cache[key] = dict(nx.all_pairs_shortest_path_length(board.graph()))
+    return _distances_cache[key]

@@ -1,0 +1,87 @@
+"""The Corona de Hierro match: players, seed, rule set and board.
+
+>>> from coronas.hierro import Game
+>>> game = Game(players=4, seed=1)
+>>> state = game.new_initial_state()
+>>> state.step, state.current_player
+('choose_castle', 0)
+>>> [a.castle for a in state.legal_actions()]   # Lucca only with 5 players
+['Brescia', 'Friuli', 'Ivrea', 'Spoleto']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from coronas import engine
+from coronas.engine import register_game
+from coronas.hierro.actions import ACTION_TYPES
+from coronas.hierro.board import Board, load_board
+from coronas.hierro.rules import Rules
+from coronas.hierro.state import BoardInfo, HierroState
+
+__all__ = ["Game"]
+
+
+@register_game
+class Game(engine.Game):
+    """A game of Corona de Hierro for 3 to 5 players.
+
+    ``board`` is the default board (None), a :class:`~coronas.hierro.board.Board`, or the path
+    of a board file. A saved game records the default board by name and any other board by
+    its content, so it loads back equal.
+    """
+
+    name = "hierro"
+    state_class = HierroState
+    rules_class = Rules
+    action_types = ACTION_TYPES
+    min_players = 3
+    max_players = 5
+
+    def __init__(
+        self,
+        players: int | None = None,
+        seed: int | None = None,
+        rules: Rules | Mapping[str, Any] | str | Path | None = None,
+        board: Board | Mapping[str, Any] | str | Path | None = None,
+    ):
+        super().__init__(players=players, seed=seed, rules=rules)
+        if board is None or board == "default":
+            board = load_board()
+        elif isinstance(board, (str, Path)):
+            board = load_board(board)
+        elif isinstance(board, Mapping):
+            board = Board.from_dict(board, source="saved board")
+        elif not isinstance(board, Board):
+            raise ValueError(f"board must be a Board, a board file path or None, got {board!r}")
+        self.board = board
+        self.info = BoardInfo(board)
+        starts = len(board.start_castles(players=self.num_players))
+        if starts < self.num_players:
+            raise ValueError(
+                f"the board has {starts} starting castles open to {self.num_players} players"
+            )
+
+    def _default_board(self) -> bool:
+        return self.board == load_board()
+
+    def params(self) -> dict[str, Any]:
+        out = super().params()
+        out["board"] = "default" if self._default_board() else self.board.to_dict()
+        return out
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> Game:
+        return cls(
+            players=params.get("players"),
+            seed=params.get("seed"),
+            rules=params.get("rules"),
+            board=params.get("board"),
+        )
+
+    def position(self, **kwargs: Any) -> HierroState:
+        """A position set up by hand: see :meth:`HierroState.from_position`."""
+        return HierroState.from_position(self, **kwargs)
