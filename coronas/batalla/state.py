@@ -344,7 +344,7 @@ class BatallaState(State):
         self.rerolling = None
         self.winner = None
         position = getattr(self.game, "position", None)
-        if position:
+        if position is not None:
             self._place(position)
 
     def _place(self, pos: Mapping[str, Any]) -> None:
@@ -636,6 +636,8 @@ class BatallaState(State):
             side = self.decider
             cost = r.reroll_cost(self.rerolls[side])
             who = p if side == 0 else 1 - p
+            if action.cost != cost:
+                return f"your next reroll in this battle costs {cost} gold, not {action.cost}"
             return f"this reroll costs {cost} gold and you have {self.gold[who]}"
         if kind is SpendSwords and phase == "spend":
             opts = self._spend_options()
@@ -1230,11 +1232,11 @@ class BatallaGame(Game):
         position: Mapping[str, Any] | None = None,
     ):
         super().__init__(players=players, seed=seed, rules=rules)
-        self.position = _check_position(position, self.rules) if position else None
+        self.position = None if position is None else _check_position(position, self.rules)
 
     def params(self) -> dict[str, Any]:
         out = super().params()
-        if self.position:
+        if self.position is not None:
             out["position"] = {
                 k: (list(v) if isinstance(v, tuple) else v) for k, v in self.position.items()
             }
