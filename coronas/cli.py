@@ -312,12 +312,266 @@ def _print_table(table: Any) -> None:
     print(table)
 
 
+def _frac(p: Any) -> Fraction:
+    """A sympy Rational or a Fraction as a Fraction."""
+    if isinstance(p, Fraction):
+        return p
+    return Fraction(int(p.p), int(p.q))
+
+
+def _answer(label: str, p: Any) -> None:
+    print(f"{label}: {_fmt(_frac(p))}")
+
+
+def _game_rules(module: str, path: str | None) -> Any:
+    """The game's rule set, read from ``--rules FILE`` if given (else the defaults)."""
+    rules_cls = importlib.import_module(module).Rules
+    return rules_cls.load(path) if path else rules_cls()
+
+
+def _rules_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", metavar="FILE", help="a JSON rule file (fields that differ)")
+
+
+# -- Corona de Hierro ---------------------------------------------------------------------------
+
+
+def _hierro_roll_args(p: argparse.ArgumentParser, banner: str) -> None:
+    p.add_argument(
+        "--target", type=_positive, required=True, help=f"the number on the castle's {banner}"
+    )
+    p.add_argument(
+        "--shields", type=_nonneg, default=0, help="experience shields you will spend on rerolls"
+    )
+    p.add_argument(
+        "--good-fortune", action="store_true", help="play Good fortune (roll the green die)"
+    )
+    _rules_arg(p)
+
+
+def _hierro_castle_args(p: argparse.ArgumentParser) -> None:
+    _hierro_roll_args(p, "left banner")
+    p.add_argument("--army", type=_positive, default=1, help="pawns in the attacking army")
+    p.add_argument(
+        "--troops-inside",
+        action="store_true",
+        help="the castle still has its owner's troops inside (two successes needed)",
+    )
+
+
+def _print_roll_odds(odds: Any, table: bool) -> None:
+    _answer(f"P(one action succeeds, up to {odds.shields} rerolls)", odds.probability)
+    _answer("P(one roll succeeds, no reroll)", odds.single_roll)
+    if table:
+        print()
+        for label, value in odds.summary():
+            print(f"{label}: {value}")
+        print()
+        print("turns needed to take the castle:")
+        print(odds.turns.table(8))
+
+
+@_odds("hierro-castle", "Corona de Hierro: attack a castle with an army", _hierro_castle_args)
+def odds_hierro_castle(args: argparse.Namespace) -> None:
+    from coronas.hierro.odds import castle_assault
+
+    odds = castle_assault(
+        args.target,
+        army=args.army,
+        shields=args.shields,
+        rules=_game_rules("coronas.hierro.rules", args.rules),
+        troops_inside=args.troops_inside,
+        good_fortune=args.good_fortune,
+    )
+    print(f"attack a castle: {args.target}+ with the {odds.colour} die ({args.army} pawns)")
+    _print_roll_odds(odds, args.table)
+
+
+def _hierro_diplomacy_args(p: argparse.ArgumentParser) -> None:
+    _hierro_roll_args(p, "right banner")
+    p.add_argument(
+        "--legitimacy", type=_nonneg, default=2, help="your legitimacy level (default 2)"
+    )
+
+
+@_odds(
+    "hierro-diplomacy",
+    "Corona de Hierro: an emissary's roll for a castle's support",
+    _hierro_diplomacy_args,
+)
+def odds_hierro_diplomacy(args: argparse.Namespace) -> None:
+    from coronas.hierro.odds import diplomacy
+
+    odds = diplomacy(
+        args.target,
+        legitimacy=args.legitimacy,
+        shields=args.shields,
+        rules=_game_rules("coronas.hierro.rules", args.rules),
+        good_fortune=args.good_fortune,
+    )
+    print(
+        f"diplomatic roll: {args.target}+ with the {odds.colour} die (legitimacy {args.legitimacy})"
+    )
+    _print_roll_odds(odds, args.table)
+
+
+def _hierro_battle_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("attacker", type=_positive, help="pawns in the attacking army")
+    p.add_argument("defender", type=_positive, help="pawns in the defending army")
+    p.add_argument(
+        "--shields",
+        type=_nonneg,
+        nargs=2,
+        default=[0, 0],
+        metavar=("ATTACKER", "DEFENDER"),
+        help="experience shields of attacker and defender (default 0 0)",
+    )
+    p.add_argument(
+        "--cavalry-charge", action="store_true", help="the attacker plays Cavalry charge"
+    )
+    _rules_arg(p)
+
+
+@_odds(
+    "hierro-battle",
+    "Corona de Hierro: a battle between two armies, shields played optimally",
+    _hierro_battle_args,
+)
+def odds_hierro_battle(args: argparse.Namespace) -> None:
+    from coronas.hierro.odds import battle, battle_table
+
+    rules = _game_rules("coronas.hierro.rules", args.rules)
+    shields_a, shields_d = args.shields
+    result = battle(
+        args.attacker,
+        args.defender,
+        attacker_shields=shields_a,
+        defender_shields=shields_d,
+        rules=rules,
+        cavalry_charge=args.cavalry_charge,
+    )
+    print(result._title())
+    _answer("P(attacker wins)", result.attacker_wins)
+    _answer("P(defender wins)", result.defender_wins)
+    if args.table:
+        _print_table(result.table())
+        matrix = battle_table(
+            args.attacker,
+            args.defender,
+            shields_a,
+            shields_d,
+            rules=rules,
+            cavalry_charge=args.cavalry_charge,
+        )
+        print()
+        print("P(attacker wins) for smaller armies (rows: attacking pawns, columns: defending):")
+        _print_matrix(matrix)
+
+
+def _print_matrix(matrix: Any) -> None:
+    """A sympy Matrix of probabilities as a text table of fractions and percentages."""
+    cells = [
+        [f"{_frac(matrix[i, j])} ({float(_frac(matrix[i, j])):.1%})" for j in range(matrix.cols)]
+        for i in range(matrix.rows)
+    ]
+    width = max(len(c) for row in cells for c in row)
+    print("    " + "".join(f"{j + 1:>{width + 2}}" for j in range(matrix.cols)))
+    for i, row in enumerate(cells):
+        print(f"{i + 1:>3} " + "".join(f"{c:>{width + 2}}" for c in row))
+
+
+# -- Batalla de Coronas -----------------------------------------------------------------------
+
+
+def _batalla_battle_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--swords", type=_nonneg, required=True, help="the attacker's swords")
+    p.add_argument("--shields", type=_nonneg, required=True, help="the defender's shields")
+    p.add_argument(
+        "--gold",
+        type=int,
+        nargs=2,
+        default=[0, 0],
+        metavar=("ATTACKER", "DEFENDER"),
+        help="gold of attacker and defender, to pay for rerolls (default 0 0)",
+    )
+    _rules_arg(p)
+
+
+@_odds(
+    "batalla-battle",
+    "Batalla de Coronas: the chance that an attack takes a gem, with optimal rerolls",
+    _batalla_battle_args,
+)
+def odds_batalla_battle(args: argparse.Namespace) -> None:
+    from coronas.batalla.odds import battle
+
+    result = battle(
+        args.swords,
+        args.shields,
+        attacker_gold=args.gold[0],
+        defender_gold=args.gold[1],
+        rules=_game_rules("coronas.batalla.rules", args.rules),
+    )
+    print(result._title())
+    _answer("P(gem) with optimal rerolls", result.gem)
+    _answer("P(gem) without rerolls", result.gem_no_rerolls)
+    if args.table:
+        _print_table(result.table())
+        print()
+        print("reroll decisions:")
+        print(result.policy)
+
+
 # -- Risk-style battles (coronas.attrition) ---------------------------------------------------
 
 
 def _risk_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("attackers", type=_positive, help="attacking armies")
     p.add_argument("defenders", type=_positive, help="defending armies")
+
+
+@_odds("risk", "classic Risk: a battle fought to the end (3 dice against 2)", _risk_args)
+def odds_risk(args: argparse.Namespace) -> None:
+    from coronas.attrition import RISK, solve
+
+    result = solve(RISK, args.attackers, args.defenders)
+    print(f"Risk: {args.attackers} attacking armies against {args.defenders} defending")
+    _answer("P(attacker wins)", result.attacker_wins)
+    print(f"expected rounds: {result.expected_rounds} ({float(result.expected_rounds):.2f})")
+    if args.table:
+        _print_table(result.table())
+
+
+# -- Carolus Magnus ---------------------------------------------------------------------------
+
+
+def _carolus_draws_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--draws", type=_nonneg, required=True, help="knights drawn")
+    p.add_argument(
+        "--at-least", type=_nonneg, default=1, help="knights wanted for the family (default 1)"
+    )
+    p.add_argument("--family", help="the family (default the first; all are alike by default)")
+    _rules_arg(p)
+
+
+@_odds(
+    "carolus-draws",
+    "Carolus Magnus: knights of one family (jokers included) in a replenish",
+    _carolus_draws_args,
+)
+def odds_carolus_draws(args: argparse.Namespace) -> None:
+    from coronas.carolus.odds import family_draw_distribution, knights_for_family
+    from coronas.dice import ProbTable
+
+    rules = _game_rules("coronas.carolus.rules", args.rules)
+    family = args.family or rules.families[0]
+    p = knights_for_family(args.draws, args.at_least, family=family, rules=rules)
+    print(f"{args.draws} knights drawn, at least {args.at_least} for {family} (jokers count)")
+    _answer("P", p)
+    if args.table:
+        dist = family_draw_distribution(args.draws, family=family, rules=rules)
+        rows = [(k, dist[k], dist.p_ge(k)) for k in range(args.draws + 1)]
+        _print_table(ProbTable(rows, header=("knights", "P(exactly)", "P(at least)")))
 
 
 # --------------------------------------------------------------------------------------------

@@ -185,3 +185,119 @@ def test_the_installed_command_runs_without_a_traceback():
     )
     assert out.returncode == 2
     assert out.stderr.startswith("coronas: error: missing.json") and "Traceback" not in out.stderr
+
+
+# -- odds ------------------------------------------------------------------------------------
+
+
+def answer_lines(out):
+    return [line for line in out.splitlines() if line.startswith("P")]
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        # classic Risk, 1 against 1: the attacker needs a strictly higher die, 15/36
+        (["risk", "1", "1"], "P(attacker wins): 5/12 (41.67%)"),
+        # 2 against 1: 2 dice against 1 win the round with 125/216; after a lost round,
+        # 1 against 1 wins 5/12: 125/216 + 91/216 * 5/12 = (1500 + 455) / 2592
+        (["risk", "2", "1"], "P(attacker wins): 1955/2592 (75.42%)"),
+        # green die (3 pawns), 4+: 1/2; one reroll while failing: 1 - (1/2)**2
+        (
+            ["hierro-castle", "--target", "4", "--army", "3", "--shields", "1"],
+            "P(one action succeeds, up to 1 rerolls): 3/4 (75.00%)",
+        ),
+        # red die (1 pawn), 6+: 1/6
+        (
+            ["hierro-castle", "--target", "6"],
+            "P(one action succeeds, up to 0 rerolls): 1/6 (16.67%)",
+        ),
+        # legitimacy 2 is in the red band: 2+ on a d6 is 5/6; with a reroll 1 - (1/6)**2
+        (
+            ["hierro-diplomacy", "--target", "2", "--shields", "1"],
+            "P(one action succeeds, up to 1 rerolls): 35/36 (97.22%)",
+        ),
+        # 2 pawns against 1, no shields: 7/12 + 5/12 * 7/12 = 119/144 (ties to the attacker)
+        (["hierro-battle", "2", "1"], "P(attacker wins): 119/144 (82.64%)"),
+        # 1 against 1, the attacker rerolls 1-3 once: 15/36 + 1/2 * 7/12 = 51/72
+        (["hierro-battle", "1", "1", "--shields", "1", "0"], "P(attacker wins): 17/24 (70.83%)"),
+        # 2 swords against 2 shields: a gem needs a win by 2 or more, 4+3+2+1 = 10 of 36 rolls
+        (
+            ["batalla-battle", "--swords", "2", "--shields", "2"],
+            "P(gem) with optimal rerolls: 5/18 (27.78%)",
+        ),
+        # 3 swords against 1 shield: any win (15 of 36 rolls) takes the last shield
+        (
+            ["batalla-battle", "--swords", "3", "--shields", "1"],
+            "P(gem) without rerolls: 5/12 (41.67%)",
+        ),
+        # a draw goes to a family 2 times in 6 (the family or the joker): 1 - (2/3)**3
+        (["carolus-draws", "--draws", "3"], "P: 19/27 (70.37%)"),
+        # at least 2 of 3: 3 * (1/3)**2 * (2/3) + (1/3)**3 = 6/27 + 1/27
+        (["carolus-draws", "--draws", "3", "--at-least", "2"], "P: 7/27 (25.93%)"),
+    ],
+)
+def test_odds_print_the_exact_fraction_and_the_percentage(capsys, argv, expected):
+    status, out, err = run(capsys, "odds", *argv)
+    assert status == 0, err
+    assert expected in answer_lines(out)
+
+
+def test_odds_tables(capsys):
+    status, out, _ = run(capsys, "odds", "carolus-draws", "--draws", "2", "--table")
+    assert status == 0
+    # exactly 0, 1, 2 of 2 draws at 1/3 each: 4/9, 4/9, 1/9
+    assert "4/9" in out and "1/9" in out and "P(at least)" in out
+    status, out, _ = run(capsys, "odds", "hierro-battle", "2", "2", "--table")
+    # 2 against 2 without shields: (7/12)**2 * (1 + 2 * 5/12) = 49/144 * 22/12 = 539/864
+    assert status == 0 and "539/864" in out and "defender left" in out
+    status, out, _ = run(capsys, "odds", "risk", "3", "2", "--table")
+    # 3 dice against 2, the defender loses both: 2890/7776 = 1445/3888
+    assert status == 0 and "1445/3888" in out
+    status, out, _ = run(capsys, "odds", "hierro-castle", "--target", "4", "--table")
+    assert status == 0 and "turns needed" in out
+    status, out, _ = run(
+        capsys,
+        "odds",
+        "batalla-battle",
+        "--swords",
+        "3",
+        "--shields",
+        "2",
+        "--gold",
+        "4",
+        "2",
+        "--table",
+    )
+    assert status == 0 and "reroll decisions" in out and "gem taken" in out
+
+
+def test_odds_with_a_rule_file(capsys, tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"draw_faces": ["red", "red", "blue", "green", "pink", "joker"]}))
+    status, out, err = run(
+        capsys, "odds", "carolus-draws", "--draws", "1", "--family", "red", "--rules", str(rules)
+    )
+    # red on 2 faces and the joker on 1: 3/6
+    assert status == 0, err
+    assert "P: 1/2 (50.00%)" in answer_lines(out)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["odds", "hierro-castle"], ["--target"]),
+        (["odds", "hierro-battle", "0", "1"], ["attacker", "at least 1"]),
+        (["odds", "hierro-battle", "2", "1", "--shields", "1"], ["--shields", "2 arguments"]),
+        (["odds", "batalla-battle", "--swords", "9", "--shields", "1"], ["swords"]),
+        (["odds", "carolus-draws", "--draws", "2", "--family", "purple"], ["purple"]),
+        (["odds", "risk", "3", "two"], ["defenders", "whole number"]),
+        (
+            ["odds", "carolus-draws", "--draws", "1", "--rules", "/nonexistent.json"],
+            ["cannot read"],
+        ),
+    ],
+)
+def test_bad_odds_questions_give_one_line_and_status_2(capsys, argv, words):
+    status, _, err = run(capsys, *argv)
+    assert_one_line_error(status, err, *words)
