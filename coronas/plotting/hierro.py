@@ -425,9 +425,10 @@ def write_figures(outdir: str | Path) -> list[Path]:
 
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    fig, _ = draw_board()
     paths = [outdir / "hierro-map.png", outdir / "hierro-map.svg"]
-    fig.savefig(paths[0], dpi=150, bbox_inches="tight", metadata={"Software": None})
-    fig.savefig(paths[1], bbox_inches="tight", metadata={"Date": None})
+    with plt.rc_context({"svg.hashsalt": "coronas-hierro"}):  # same SVG ids on every run
+        fig, _ = draw_board()
+        fig.savefig(paths[0], dpi=150, bbox_inches="tight", metadata={"Software": None})
+        fig.savefig(paths[1], bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     return paths

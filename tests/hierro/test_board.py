@@ -205,9 +205,12 @@ def test_emissary_race_castle_exists(board: Board) -> None:
 def test_pavia_is_central_and_contested(board: Board, G: nx.Graph) -> None:
     degree = dict(G.degree)
     assert degree["Pavia"] == max(degree.values())
-    top3 = sorted(betweenness(G).items(), key=lambda kv: -kv[1])[:3]
-    assert "Pavia" in [name for name, _ in top3]
+    top5 = sorted(betweenness(G).items(), key=lambda kv: -kv[1])[:5]
+    assert "Pavia" in [name for name, _ in top5]  # of 44 cities
     assert "Pavia" not in cut_cities(G)  # several ways in: it can be reached from all sides
+    # Contested from the first turn: two start castles are a turn's march (2 moves) away.
+    near = [s for s in board.start_castles() if move_actions(G, s, "Pavia") <= 2]
+    assert len(near) >= 2
 
 
 # --------------------------------------------------------------------------------------------
@@ -612,3 +615,70 @@ def test_shuffle_tiles_moves_tiles() -> None:
 def test_castle_value_type() -> None:
     assert Castle("neutral", 3, 4, 1).takes_emissaries
     assert not Castle("start", 4, None, 1).takes_emissaries
+
+
+# --------------------------------------------------------------------------------------------
+# The map drawing
+# --------------------------------------------------------------------------------------------
+
+
+def _texts(ax) -> list[str]:
+    return [t.get_text() for t in ax.texts]
+
+
+def test_draw_board_shows_every_castle_and_its_banners(board: Board) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from coronas.plotting.hierro import draw_board
+
+    fig, ax = draw_board()
+    texts = _texts(ax)
+    for name, castle in board.castles.items():
+        assert name in texts
+        banner = str(castle.army_target)
+        if castle.emissary_target is not None:
+            banner += f" | {castle.emissary_target}"
+        assert banner in texts, name
+    for area in board.offmap:
+        assert any(t.startswith(area) for t in texts), area
+    plt.close(fig)
+
+
+def test_draw_board_takes_whatever_state_attributes_exist(board: Board) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from coronas.plotting.hierro import draw_board
+
+    G = board.graph()
+    G.nodes["Trento"]["armies"] = {0: 3, 1: 2}  # no owners, no emissaries anywhere
+    G.nodes["Verona"]["owner"] = 1
+    G.add_node("Rome", offmap=True, emissaries=[0, 2])  # off-map nodes have no position
+    G.nodes["Parma"]["emissaries"] = {1: 2}
+
+    class Position:  # anything with a graph() method will do
+        def graph(self):
+            return G
+
+    for state in (G, Position()):
+        fig, ax = draw_board(board, state)
+        assert {"3", "2"} <= set(_texts(ax))
+        plt.close(fig)
+    fig, ax = plt.subplots()
+    assert draw_board(board, ax=ax, legend=False, labels=False) == (fig, ax)
+    assert "Pavia" not in _texts(ax)
+    plt.close(fig)
+
+
+def test_write_figures(tmp_path) -> None:
+    from coronas.plotting.hierro import write_figures
+
+    paths = write_figures(tmp_path)
+    assert [p.name for p in paths] == ["hierro-map.png", "hierro-map.svg"]
+    assert paths[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in paths[1].read_text(encoding="utf-8")
