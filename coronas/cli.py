@@ -119,6 +119,17 @@ def _player_name(state: Any, player: int) -> str:
     return str(namer(player)) if callable(namer) else f"player {player}"
 
 
+def _score_text(score: Any) -> str:
+    """A score, or a breakdown ``{"castles": 15, ..., "total": 22}`` as ``22 (castles 15...)``."""
+    if isinstance(score, dict):
+        parts = ", ".join(f"{k} {v}" for k, v in score.items() if k != "total" and v)
+        total = score.get("total")
+        if total is None:
+            return parts or "0"
+        return f"{total} ({parts})" if parts else str(total)
+    return str(score)
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -158,7 +169,8 @@ def _print_end(state: Any, labels: Sequence[str] | None = None, show: bool = Tru
         _player_name(state, p) + (f" ({labels[p]})" if labels else "")
         for p in range(state.num_players)
     ]
-    print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, state.scores(), strict=True)))
+    scores = zip(names, state.scores(), strict=True)
+    print("scores: " + "; ".join(f"{n} {_score_text(s)}" for n, s in scores))
     print("winner(s): " + ", ".join(names[p] for p in state.winners()))
 
 

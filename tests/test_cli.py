@@ -301,3 +301,35 @@ def test_odds_with_a_rule_file(capsys, tmp_path):
 def test_bad_odds_questions_give_one_line_and_status_2(capsys, argv, words):
     status, _, err = run(capsys, *argv)
     assert_one_line_error(status, err, *words)
+
+
+# -- the real games --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "bots"),
+    [
+        ("hierro", "random,greedy,random"),
+        ("batalla", "greedy,random"),
+        ("carolus", "random,greedy"),
+    ],
+)
+def test_play_and_replay_each_game(capsys, tmp_path, game, bots):
+    path = tmp_path / f"{game}.json"
+    status, played, err = run(
+        capsys, "play", game, "--seed", "2", "--bots", bots, "--save", str(path)
+    )
+    assert status == 0, err
+    assert "winner(s): " in played
+    status, replayed, err = run(capsys, "replay", str(path))
+    assert status == 0, err
+    # the replay ends in the same position with the same scores (without the bot names)
+    end = played.split("saved to")[0].rsplit("\n\n", 2)[-2:]
+    for name in set(bots.split(",")):
+        end = [part.replace(f" ({name})", "") for part in end]
+    assert replayed.rstrip("\n").endswith("\n\n".join(end).rstrip("\n"))
+
+
+def test_every_game_offers_random_and_greedy_bots():
+    for game in ("hierro", "batalla", "carolus"):
+        assert {"random", "greedy"} <= set(bots_for(find_game(game)))

@@ -227,3 +227,21 @@ def test_game_seed_is_passed_to_the_factory():
         expected.append(master.getrandbits(63))
         master.getrandbits(63)
     assert seen[1:] == expected
+
+
+@pytest.mark.parametrize(("game", "players"), [("hierro", 3), ("batalla", 2), ("carolus", 2)])
+def test_real_games_give_the_same_results_on_one_or_two_workers(game, players):
+    from coronas.cli import bots_for, find_game
+
+    game_cls = find_game(game)
+    table = bots_for(game_cls)
+    bots = [table["greedy"]()] + [table["random"]() for _ in range(players - 1)]
+    factory = partial(game_cls, players=players)
+    one = simulate(factory, bots, 8, seed=21, progress=False, chunk_size=3)
+    two = simulate(factory, bots, 8, seed=21, progress=False, jobs=2, chunk_size=3)
+    assert one.records == two.records
+    assert all(r.winners and r.decisions > 0 for r in one.records)
+    assert sum(one.wins) >= 8  # every game has a winner
+    # a recorded game replays to the same end
+    state = one.replay(5)
+    assert tuple(state.winners()) == one.records[5].winners
