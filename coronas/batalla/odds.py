@@ -614,15 +614,15 @@ def dragon_policy_choice(
     return best
 
 
-def _buy_dragon(level: int, gold: int, rules: Rules) -> tuple[bool, int, int]:
-    """Buy levels while affordable; (attacked, level, gold)."""
+def _buy_dragon(level: int, gold: int, rules: Rules, attacked: bool = False) -> tuple:
+    """Buy levels while the next one is affordable; (attacked, level, gold) at the end."""
     top = rules.dragon_attack_level
-    while level < top and gold >= rules.dragon_costs[level]:
+    while gold >= rules.dragon_costs[level]:
         gold -= rules.dragon_costs[level]
         level += 1
-    if level >= top:
-        return True, 0, gold
-    return False, level, gold
+        if level >= top:
+            attacked, level = True, 0
+    return attacked, level, gold
 
 
 def dragon_turn(
@@ -641,10 +641,8 @@ def dragon_turn(
     for lo, hi, p in _pairs(rules):
         c, g = dragon_policy_choice(level, gold, lo, hi, council, gems_won, rules)
         _, lvl, gld = _dragon_step(level, gold, c, g, rules, cap)
-        if lvl >= rules.dragon_attack_level:
-            out.append(((True, 0, gld), p))
-        else:
-            out.append((_buy_dragon(lvl, gld, rules), p))
+        attacked = lvl >= rules.dragon_attack_level
+        out.append((_buy_dragon(0 if attacked else lvl, gld, rules, attacked), p))
     return Die.from_pmf(out)
 
 

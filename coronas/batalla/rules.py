@@ -160,7 +160,7 @@ class Rules(RuleSet):
         need(self.gems_each >= 1, "gems_each: expected at least 1")
         need(self.militia_cost >= 0, "militia_cost: expected 0 or more")
         need(len(self.dragon_costs) >= 1, "dragon_costs: the dragon needs at least one level")
-        need(all(c >= 0 for c in self.dragon_costs), "dragon_costs: expected 0 or more each")
+        need(all(c >= 1 for c in self.dragon_costs), "dragon_costs: expected 1 or more each")
         need(self.church_revisit in _REVISIT, f"church_revisit: expected one of {_REVISIT}")
         need(self.cross_effect in _CROSS, f"cross_effect: expected one of {_CROSS}")
         need(self.reroll_first_cost >= 0, "reroll_first_cost: expected 0 or more")

@@ -311,6 +311,7 @@ class BatallaState(State):
     * the battle: ``bdice`` (attacker's, defender's die), ``rerolls`` (rerolls paid by each
       side), ``decider`` (0 attacker / 1 defender, who may reroll now), ``declined``
       (bit mask of sides that kept a tie), ``rerolling`` (side whose die is being rerolled);
+    * ``last_battle``: the final dice (attacker, defender) of the latest battle;
     * ``winner``: the player who took the last gem.
     """
 
@@ -342,6 +343,7 @@ class BatallaState(State):
         self.decider = None
         self.declined = 0
         self.rerolling = None
+        self.last_battle = None
         self.winner = None
         position = getattr(self.game, "position", None)
         if position is not None:
@@ -754,6 +756,7 @@ class BatallaState(State):
     def _resolve(self) -> None:
         p, q = self.player, 1 - self.player
         a, d = self.bdice
+        self.last_battle = (a, d)
         if a > d:
             if self.shields[q] == 0:
                 self._take_gem(p)
