@@ -682,3 +682,18 @@ def test_write_figures(tmp_path) -> None:
     assert [p.name for p in paths] == ["hierro-map.png", "hierro-map.svg"]
     assert paths[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "<svg" in paths[1].read_text(encoding="utf-8")
+
+
+def test_examples_in_docs_board_md_run() -> None:
+    import doctest
+    import re
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "board.md"
+    # a code fence ends an example's expected output, as a blank line would
+    text = re.sub(r"^```.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+    test = doctest.DocTestParser().get_doctest(text, {}, "board.md", str(path), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.attempted > 0
+    assert result.failed == 0
