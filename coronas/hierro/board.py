@@ -199,6 +199,12 @@ class Board:
         set_(self, "offmap", tuple(self.offmap))
         castles = {n: c.castle for n, c in self.cities.items() if c.castle is not None}
         set_(self, "castles", MappingProxyType(castles))
+        # A board built in code gets the same whole-map checks as one read from a file.
+        for i, road in enumerate(self.roads):
+            if not set(road) <= set(self.cities) or road[0] == road[1]:
+                raise _fail(self.source, f"roads[{i}] {road!r}", "expected two different cities")
+        _check_counts(self.cities, self.source)
+        _check_connected(self.cities, self.roads, self.source)
         adjacent: dict[str, list[str]] = {name: [] for name in self.cities}
         for a, b in self.roads:
             adjacent[a].append(b)
@@ -443,9 +449,7 @@ def _parse(data: Any, source: str) -> Board:
     cities = _parse_cities(top["cities"], families, source)
     roads = _parse_roads(top["roads"], cities, source)
     offmap = _parse_offmap(top["offmap"], cities, source)
-    _check_counts(cities, source)
-    _check_connected(cities, roads, source)
-    return Board(
+    return Board(  # checks the counts and that the map is connected
         cities=cities,
         roads=roads,
         families=families,

@@ -697,3 +697,13 @@ def test_examples_in_docs_board_md_run() -> None:
     result = runner.summarize(verbose=False)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_board_built_in_code_is_checked_too(board: Board) -> None:
+    cities = dict(board.cities)
+    del cities["Aosta"]
+    with pytest.raises(BoardError, match=r"by hand: roads\[0\] \('Aosta', 'Ivrea'\)"):
+        Board(cities, board.roads, board.families, source="by hand")
+    roads = tuple(r for r in board.roads if "Rieti" not in r)
+    with pytest.raises(BoardError, match=r"by hand: roads: the map must be connected.*Rieti"):
+        Board(board.cities, roads, board.families, source="by hand")
