@@ -37,27 +37,25 @@ def figure_html(fig: Any, dpi: int = 80) -> str:
 
 
 # Per-game drawing of a whole state: package of the game -> (plotting module, function name,
-# whether the state is passed as ``state=``). Looked up lazily: a drawing that has not been
-# written (or fails) falls back to the state's own HTML.
-_DRAWERS: dict[str, tuple[str, str, bool]] = {
-    "coronas.hierro": ("coronas.plotting.hierro", "draw_board", True),
-    "coronas.carolus": ("coronas.plotting.carolus", "draw_ring", False),
-    "coronas.batalla": ("coronas.plotting.batalla", "draw_kingdoms", False),
+# keyword arguments; the state is passed as ``state=``). Looked up lazily: a drawing that has
+# not been written (or fails) falls back to the state's own HTML.
+_DRAWERS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "coronas.hierro": ("coronas.plotting.hierro", "draw_board", {"figsize": (9, 8)}),
+    "coronas.carolus": ("coronas.plotting.carolus", "draw_ring", {}),
+    "coronas.batalla": ("coronas.plotting.batalla", "draw_kingdoms", {}),
 }
 
 
 def find_drawer(state: Any) -> Callable[[Any], Any] | None:
     """The drawing function for this state's game, or None if there is none."""
     module = type(state).__module__
-    for package, (plot_module, name, by_keyword) in _DRAWERS.items():
+    for package, (plot_module, name, kwargs) in _DRAWERS.items():
         if module == package or module.startswith(package + "."):
             try:
                 fn = getattr(importlib.import_module(plot_module), name)
             except (ImportError, AttributeError):
                 return None
-            if by_keyword:
-                return lambda s, fn=fn: fn(state=s)
-            return fn
+            return lambda s, fn=fn, kwargs=kwargs: fn(state=s, **kwargs)
     return None
 
 

@@ -22,7 +22,22 @@ from typing import Any
 from coronas.dice import Die
 from coronas.widgets._render import figure_html, fraction_text
 
-__all__ = ["Answer", "Calculator", "DiceModel", "Field", "OddsModel", "parse_faces"]
+__all__ = [
+    "Answer",
+    "BatallaBattleModel",
+    "Calculator",
+    "CarolusDrawsModel",
+    "CastleAssaultModel",
+    "DiceModel",
+    "DiplomacyModel",
+    "EmissaryRaceModel",
+    "Field",
+    "HierroBattleModel",
+    "OddsModel",
+    "answer_lines",
+    "heatmap_figure",
+    "parse_faces",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -228,3 +243,293 @@ class DiceModel(OddsModel):
         return answer_lines(
             [(f"P(at least {target} on faces {shown} with up to {rerolls} {times})", p)]
         )
+
+
+# --------------------------------------------------------------------------------------------
+# The games' odds (each model imports its game lazily, when it computes)
+# --------------------------------------------------------------------------------------------
+
+
+def _f(p: Any) -> Fraction:
+    """A sympy Rational (or Fraction) from the odds modules as a Fraction."""
+    from coronas.dice import to_fraction
+
+    return to_fraction(p)
+
+
+def _mean_text(count: Any) -> str:
+    mean = getattr(count, "mean", None)
+    return "never" if mean is None else f"{mean} ({float(mean):.3f})"
+
+
+class CastleAssaultModel(OddsModel):
+    """Corona de Hierro: attacking a castle by arms (the left banner), with shield rerolls."""
+
+    title = "Corona de Hierro: attack a castle"
+    fields = (
+        Field("target", "Left banner (army target)", 4, low=1, high=6),
+        Field("army", "Pawns in the army", 1, low=1, high=8),
+        Field("shields", "Shields to spend on rerolls", 0, low=0, high=5),
+        Field("troops_inside", "Owner's troops still inside", False, kind="bool"),
+        Field("good_fortune", "Play Good fortune (green die)", False, kind="bool"),
+    )
+
+    def compute(
+        self, target: int, army: int, shields: int, troops_inside: bool, good_fortune: bool
+    ) -> Answer:
+        from coronas.hierro.odds import castle_assault
+
+        odds = castle_assault(
+            target,
+            army=army,
+            shields=shields,
+            troops_inside=troops_inside,
+            good_fortune=good_fortune,
+        )
+        return _roll_answer(odds, f"{target}+ with a {army}-pawn army ({odds.colour} die)")
+
+
+class DiplomacyModel(OddsModel):
+    """Corona de Hierro: an emissary's roll for a castle's support (the right banner)."""
+
+    title = "Corona de Hierro: diplomacy"
+    fields = (
+        Field("target", "Right banner (emissary target)", 4, low=1, high=6),
+        Field("legitimacy", "Legitimacy level", 2, low=0, high=14),
+        Field("shields", "Shields to spend on rerolls", 0, low=0, high=5),
+        Field("good_fortune", "Play Good fortune (green die)", False, kind="bool"),
+    )
+
+    def compute(self, target: int, legitimacy: int, shields: int, good_fortune: bool) -> Answer:
+        from coronas.hierro.odds import diplomacy
+
+        odds = diplomacy(target, legitimacy=legitimacy, shields=shields, good_fortune=good_fortune)
+        return _roll_answer(odds, f"{target}+ at legitimacy {legitimacy} ({odds.colour} die)")
+
+
+def _roll_answer(odds: Any, title: str) -> Answer:
+    rows = [
+        ("P(one roll succeeds)", _f(odds.single_roll)),
+        (f"P(the action succeeds, up to {odds.shields} rerolls)", _f(odds.probability)),
+    ]
+    answer = answer_lines(rows, title)
+    extra = [
+        ("shields spent in that action (mean)", str(odds.expected_shields)),
+        ("actions until taken (mean)", _mean_text(odds.actions)),
+        ("turns until taken (mean)", _mean_text(odds.turns)),
+    ]
+    answer.text += "\n" + "\n".join(f"{k}: {v}" for k, v in extra)
+    answer.html += (
+        "<table>"
+        + "".join(f"<tr><td>{escape(k)}</td><td>{escape(v)}</td></tr>" for k, v in extra)
+        + "</table>"
+    )
+    return answer
+
+
+class EmissaryRaceModel(OddsModel):
+    """Corona de Hierro: two emissaries in one castle, rolling in turn for its support."""
+
+    title = "Corona de Hierro: emissary race"
+    fields = (
+        Field("target", "Right banner (emissary target)", 4, low=1, high=6),
+        Field("first_legitimacy", "First player's legitimacy", 2, low=0, high=14),
+        Field("second_legitimacy", "Second player's legitimacy", 2, low=0, high=14),
+        Field("first_shields", "First player's shields", 0, low=0, high=5),
+        Field("second_shields", "Second player's shields", 0, low=0, high=5),
+        Field("attempts", "Rolls per turn", 2, low=1, high=2),
+    )
+
+    def compute(
+        self,
+        target: int,
+        first_legitimacy: int,
+        second_legitimacy: int,
+        first_shields: int,
+        second_shields: int,
+        attempts: int,
+    ) -> Answer:
+        from coronas.hierro.odds import emissary_race
+
+        race = emissary_race(
+            target,
+            legitimacy=(first_legitimacy, second_legitimacy),
+            shields=(first_shields, second_shields),
+            attempts_per_turn=attempts,
+        )
+        rows = [
+            ("P(first to roll wins the castle)", _f(race.first_wins)),
+            ("P(second to roll wins the castle)", _f(race.second_wins)),
+        ]
+        if race.never:
+            rows.append(("P(nobody ever wins it)", _f(race.never)))
+        answer = answer_lines(rows, f"Emissary race for a castle needing {target}+")
+        if race.expected_turns is not None:
+            t = race.expected_turns
+            answer.text += f"\nexpected turns until decided: {t} ({float(t):.3f})"
+            answer.html += f"<p>Expected turns until decided: {t} ({float(t):.3f})</p>"
+        return answer
+
+
+class HierroBattleModel(OddsModel):
+    """Corona de Hierro: a battle fought to the end, shields played optimally by both sides.
+
+    The answer has the exact chance, the reroll policy and a heatmap of P(attacker wins) for
+    every army size up to ``heatmap_size`` with the same shields (the chosen battle boxed).
+    """
+
+    title = "Corona de Hierro: battle"
+    heatmap_size = 6
+    fields = (
+        Field("attacker", "Attacking pawns", 3, low=1, high=8),
+        Field("defender", "Defending pawns", 2, low=1, high=8),
+        Field("attacker_shields", "Attacker's shields", 0, low=0, high=3),
+        Field("defender_shields", "Defender's shields", 0, low=0, high=3),
+        Field("cavalry_charge", "Attacker plays Cavalry charge", False, kind="bool"),
+    )
+
+    def compute(
+        self,
+        attacker: int,
+        defender: int,
+        attacker_shields: int,
+        defender_shields: int,
+        cavalry_charge: bool,
+    ) -> Answer:
+        from coronas.hierro.odds import battle, battle_table
+
+        result = battle(
+            attacker, defender, attacker_shields, defender_shields, cavalry_charge=cavalry_charge
+        )
+        win = _f(result.attacker_wins)
+        rows = [("P(attacker wins)", win), ("P(defender wins)", 1 - win)]
+        card = ", Cavalry charge" if cavalry_charge else ""
+        answer = answer_lines(
+            rows,
+            f"{attacker} pawns ({attacker_shields} shields) attack {defender} pawns "
+            f"({defender_shields} shields){card}",
+        )
+        spent = (result.attacker_shields_spent.mean(), result.defender_shields_spent.mean())
+        answer.text += f"\nshields spent on average: attacker {spent[0]}, defender {spent[1]}"
+        answer.html += f"<p>Shields spent on average: attacker {spent[0]}, defender {spent[1]}.</p>"
+        policy = result.policy.rows()
+        if policy:
+            first = [r for r in policy if r[0] == f"{attacker} v {defender}"]
+            answer.html += "<p>When to reroll (as the battle starts):</p>" + _html_table(
+                ("pawns", "att. shields", "def. shields", "attacker", "defender"), first
+            )
+            answer.text += "\nwhen to reroll: " + "; ".join(
+                f"{r[0]} {r[1]}/{r[2]}: attacker {r[3]}, defender {r[4]}" for r in first
+            )
+        answer.values["policy"] = policy
+        size = self.heatmap_size
+        matrix = battle_table(
+            size, size, attacker_shields, defender_shields, cavalry_charge=cavalry_charge
+        )
+        answer.figure = heatmap_figure(
+            [[_f(matrix[i, j]) for j in range(size)] for i in range(size)],
+            mark=(attacker, defender),
+            title=f"P(attacker wins), shields {attacker_shields} v {defender_shields}{card}",
+        )
+        return answer
+
+
+def _html_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in r) + "</tr>" for r in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def heatmap_figure(
+    matrix: Sequence[Sequence[Fraction]],
+    mark: tuple[int, int] | None = None,
+    title: str = "",
+    xlabel: str = "defending pawns",
+    ylabel: str = "attacking pawns",
+) -> Any:
+    """A heatmap of probabilities (row i: i+1 attackers, column j: j+1 defenders), each cell
+    labelled with its percentage; ``mark`` boxes one (attackers, defenders) cell."""
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+
+    rows, cols = len(matrix), len(matrix[0])
+    fig = Figure(figsize=(0.75 * cols + 1.8, 0.6 * rows + 1.2))
+    ax = fig.add_subplot()
+    values = [[float(p) for p in row] for row in matrix]
+    ax.imshow(values, cmap="RdYlGn", vmin=0, vmax=1, origin="lower")
+    for i in range(rows):
+        for j in range(cols):
+            ax.text(j, i, f"{values[i][j] * 100:.0f}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(cols), [str(j + 1) for j in range(cols)])
+    ax.set_yticks(range(rows), [str(i + 1) for i in range(rows)])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=9)
+    if mark is not None and mark[0] <= rows and mark[1] <= cols:
+        ax.add_patch(Rectangle((mark[1] - 1.5, mark[0] - 1.5), 1, 1, fill=False, lw=2.5))
+    return fig
+
+
+class BatallaBattleModel(OddsModel):
+    """Batalla de Coronas: one battle, swords against shields, gold for paid rerolls."""
+
+    title = "Batalla de Coronas: battle"
+    fields = (
+        Field("swords", "Attacker's swords", 2, low=1, high=5),
+        Field("shields", "Defender's shields", 2, low=0, high=5),
+        Field("attacker_gold", "Attacker's gold", 0, low=-1, high=7),
+        Field("defender_gold", "Defender's gold", 0, low=-1, high=7),
+    )
+
+    def compute(self, swords: int, shields: int, attacker_gold: int, defender_gold: int) -> Answer:
+        from coronas.batalla.odds import battle
+
+        odds = battle(swords, shields, attacker_gold, defender_gold)
+        rows = [
+            ("P(gem) with optimal paid rerolls", _f(odds.gem)),
+            ("P(gem) if nobody rerolls", _f(odds.gem_no_rerolls)),
+        ]
+        answer = answer_lines(
+            rows,
+            f"{swords} swords (gold {attacker_gold}) attack {shields} shields "
+            f"(gold {defender_gold})",
+        )
+        ga, gd = odds.expected_gold_spent()
+        answer.text += f"\nexpected gold spent: attacker {ga}, defender {gd}"
+        answer.html += (
+            f"<p>Expected gold spent: attacker {ga} ({float(ga):.2f}), "
+            f"defender {gd} ({float(gd):.2f})</p>" + odds.table()._repr_html_()
+        )
+        return answer
+
+
+class CarolusDrawsModel(OddsModel):
+    """Carolus Magnus: how likely are enough knights for one family among the next draws?"""
+
+    title = "Carolus Magnus: knight draws"
+
+    def __init__(self, **values: Any):
+        from coronas.carolus import Rules
+
+        families = Rules().families
+        self.fields = (
+            Field("draws", "Knights drawn", 3, low=1, high=12),
+            Field("at_least", "At least this many", 2, low=0, high=12),
+            Field("family", "For the family", families[0], kind="choice", options=families),
+        )
+        super().__init__(**values)
+
+    def compute(self, draws: int, at_least: int, family: str) -> Answer:
+        from coronas.carolus.odds import family_draw_distribution, knights_for_family
+
+        p = _f(knights_for_family(draws, at_least, family))
+        answer = answer_lines(
+            [(f"P(at least {at_least} of {draws} draws can go to {family}, jokers included)", p)]
+        )
+        answer.html += (
+            family_draw_distribution(draws, family).table(f"{family} or joker")._repr_html_()
+        )
+        return answer

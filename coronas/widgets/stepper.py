@@ -133,6 +133,16 @@ def _choosers(bots: Any, players: int) -> dict[int, Callable[[State, random.Rand
     return {p: one for p in range(players)}
 
 
+def score_text(score: Any) -> str:
+    """A final score as text; a breakdown ``{"castles": 7, ..., "total": 13}`` reads
+    ``"13 (castles 7, ...)"``."""
+    if isinstance(score, Mapping):
+        parts = {k: v for k, v in score.items() if k != "total"}
+        detail = ", ".join(f"{k} {v}" for k, v in parts.items())
+        return f"{score['total']} ({detail})" if "total" in score else detail
+    return str(score)
+
+
 class StepperModel:
     """A game being stepped through: the state, a seeded RNG, bots, a log and a message.
 
@@ -154,10 +164,14 @@ class StepperModel:
 
     # -- what is shown ---------------------------------------------------------------------
     def player_name(self, player: int) -> str:
-        """How a player is called: the game's own name for the seat if it has one."""
+        """How a player is called: the state's ``player_name(p)`` if it has one, else the
+        rule set's player colours if it has them, else ``"player p"`` as the engine says."""
         namer = getattr(self.state, "player_name", None)
         if callable(namer):
             return str(namer(player))
+        colours = getattr(self.state.rules, "colours", None)
+        if isinstance(colours, (tuple, list)) and player < len(colours):
+            return str(colours[player])
         return f"player {player}"
 
     @property
@@ -433,7 +447,8 @@ class Stepper:
         )
         results = model.results()
         self.results.value = (
-            "<b>Scores:</b> " + "; ".join(f"{escape(n)}: {escape(str(s))}" for n, s in results)
+            "<b>Scores:</b> "
+            + "; ".join(f"{escape(n)}: {escape(score_text(s))}" for n, s in results)
             if results is not None
             else ""
         )
