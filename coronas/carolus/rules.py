@@ -70,8 +70,9 @@ class Rules(RuleSet):
             )
         if self.knights_per_family * len(self.families) != self.regions:
             raise RulesError(
-                f"the board needs one knight per region: {self.knights_per_family} knights x "
-                f"{len(self.families)} families must equal regions={self.regions}"
+                f"the board needs one knight per region: knights_per_family "
+                f"({self.knights_per_family}) x families ({len(self.families)}) must equal "
+                f"regions ({self.regions})"
             )
         if not 1 <= self.emperor_start <= self.regions:
             raise RulesError(f"emperor_start must be a region 1-{self.regions}")

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import operator
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -310,6 +312,13 @@ class Position:
 # --------------------------------------------------------------------------------------------
 
 
+def _bump(counts: tuple[int, ...], i: int, by: int) -> tuple[int, ...]:
+    """``counts`` with entry ``i`` changed by ``by`` (counts are immutable tuples)."""
+    out = list(counts)
+    out[i] += by
+    return tuple(out)
+
+
 class _LegalActions:
     """The legal actions, listed lazily; ``in`` is answered by the rules without listing."""
 
@@ -336,34 +345,38 @@ class CarolusState(engine.State):
     ``control[f]`` is the player controlling family f, or -1.
     """
 
-    # names of the game data, in snapshot order: (name, kind) with kind 0 = immutable value,
-    # 1 = flat list, 2 = list of lists (or None)
-    _FIELDS: ClassVar[tuple[tuple[str, int], ...]] = (
-        ("phase", 0),
-        ("round", 0),
-        ("cursor", 0),
-        ("left", 0),
-        ("drawer", 0),
-        ("joker", 0),
-        ("emperor", 0),
-        ("next_region", 0),
-        ("end_reason", 0),
-        ("last", 0),
-        ("knights", 2),
-        ("members", 1),
-        ("castles", 1),
-        ("owner", 1),
-        ("ring", 1),
-        ("court", 2),
-        ("reserve", 2),
-        ("control", 1),
-        ("drawn", 1),
-        ("placed", 1),
-        ("used", 1),
-        ("chosen", 1),
-        ("order", 1),
-        ("bag", 1),
+    # the game data: values replaced whole (ints, strings, tuples, None) and flat lists whose
+    # items are immutable (knights, courts and reserves hold one tuple per region or player)
+    _SCALARS: ClassVar[tuple[str, ...]] = (
+        "phase",
+        "round",
+        "cursor",
+        "left",
+        "drawer",
+        "joker",
+        "emperor",
+        "next_region",
+        "end_reason",
+        "last",
     )
+    _LISTS: ClassVar[tuple[str, ...]] = (
+        "knights",
+        "members",
+        "castles",
+        "owner",
+        "ring",
+        "court",
+        "reserve",
+        "control",
+        "drawn",
+        "placed",
+        "used",
+        "chosen",
+        "order",
+        "bag",
+    )
+    _get_scalars = operator.itemgetter(*_SCALARS)
+    _get_lists = operator.itemgetter(*_LISTS)
 
     game: Game
 
@@ -382,13 +395,13 @@ class CarolusState(engine.State):
         self.next_region = 1
         self.end_reason: str | None = None
         self.last: Resolution | None = None
-        self.knights: list[list[int] | None] = [None] + [[0] * nf for _ in range(nr)]
+        self.knights: list[tuple[int, ...] | None] = [None] + [(0,) * nf for _ in range(nr)]
         self.members: list[tuple[int, ...] | None] = [None] + [(r,) for r in range(1, nr + 1)]
         self.castles = [0] * (nr + 1)
         self.owner = [NOBODY] * (nr + 1)
         self.ring = list(range(1, nr + 1))
-        self.court = [[0] * nf for _ in range(n)]
-        self.reserve = [[0] * nf for _ in range(n)]
+        self.court = [(0,) * nf for _ in range(n)]
+        self.reserve = [(0,) * nf for _ in range(n)]
         self.control = [NOBODY] * nf
         self.drawn = [0] * n
         self.placed = [0] * n
@@ -433,7 +446,7 @@ class CarolusState(engine.State):
             return list(seq)
 
         self.bag = [0] * len(rules.families)
-        self.knights = [None] + [[0] * len(rules.families) for _ in range(nr)]
+        knights: list[list[int] | None] = [None] + [[0] * len(rules.families) for _ in range(nr)]
         seen: set[int] = set()
         for arc in pos.merged:
             arc = tuple(arc)
@@ -451,14 +464,15 @@ class CarolusState(engine.State):
             rid = min(arc)
             for r in arc:
                 self.members[r] = None
-                self.knights[r] = None
+                knights[r] = None
             self.members[rid] = arc
-            self.knights[rid] = [0] * len(rules.families)
+            knights[rid] = [0] * len(rules.families)
         self.ring = [r for r in range(1, nr + 1) if self.members[r] is not None]
         for r, spec in pos.knights.items():
             rid = self._region_id(r, "knights")
             for i, c in enumerate(counts(spec, f"knights of region {r}")):
-                self.knights[rid][i] += c
+                knights[rid][i] += c
+        self.knights = [None if k is None else tuple(k) for k in knights]
         for r, oc in pos.castles.items():
             rid = self._region_id(r, "castles")
             if len(tuple(oc)) != 2:
@@ -472,11 +486,11 @@ class CarolusState(engine.State):
             self.owner[rid], self.castles[rid] = (o, c) if c > 0 else (NOBODY, 0)
         self.emperor = self._region_id(pos.emperor, "emperor")
         self.court = [
-            counts(c, f"court of player {p}")
+            tuple(counts(c, f"court of player {p}"))
             for p, c in enumerate(per_player(pos.courts, "courts", dict))
         ]
         self.reserve = [
-            counts(c, f"reserve of player {p}")
+            tuple(counts(c, f"reserve of player {p}"))
             for p, c in enumerate(per_player(pos.reserves, "reserves", dict))
         ]
         for i in range(len(rules.families)):
@@ -545,27 +559,19 @@ class CarolusState(engine.State):
     # -- snapshots (fast undo and clone) --------------------------------------------------------
     def _snapshot(self) -> tuple:
         d = self.__dict__
-        out = []
-        for name, kind in self._FIELDS:
-            v = d[name]
-            if kind == 1:
-                v = v[:]
-            elif kind == 2:
-                v = [x[:] if x is not None else None for x in v]
-            out.append(v)
-        return tuple(out)
+        return (
+            CarolusState._get_scalars(d),
+            tuple([v[:] for v in CarolusState._get_lists(d)]),
+        )
 
     def _restore(self, snap: tuple) -> None:
         d = self.__dict__
-        for (name, kind), v in zip(self._FIELDS, snap, strict=True):
-            if kind == 1:
-                v = v[:]
-            elif kind == 2:
-                v = [x[:] if x is not None else None for x in v]
-            d[name] = v
+        d.update(zip(self._SCALARS, snap[0], strict=True))
+        d.update(zip(self._LISTS, [v[:] for v in snap[1]], strict=True))
 
     def _data(self) -> dict[str, Any]:
-        return {name: self.__dict__[name] for name, _ in self._FIELDS}
+        d = self.__dict__
+        return {name: d[name] for name in (*self._SCALARS, *self._LISTS)}
 
     # -- whose move --------------------------------------------------------------------------
     def _current_player(self) -> int:
@@ -603,21 +609,21 @@ class CarolusState(engine.State):
         return self._draw_outcomes()
 
     def _draw_outcomes(self) -> list[tuple[Action, Fraction]]:
-        faces = self.rules.draw_faces
-        counts: dict[str, int] = {}
-        for f in faces:
-            counts[f] = counts.get(f, 0) + 1
-        return [(Draw(f), Fraction(c, len(faces))) for f, c in counts.items()]
+        return self.game._draws
 
     def sample_chance(self, rng: Any = None) -> Action:
         """Pick a chance outcome with its exact probability (as the engine does, faster:
-        a knight draw is one uniform pick among the rule set's faces)."""
+        a knight draw is one uniform pick among the rule set's faces, a shuffled knight a
+        pick weighted by the knights left)."""
         if self.phase in ("reserve", "replenish") and not self.joker:
-            import random
-
             if not isinstance(rng, random.Random):
                 rng = random.Random(rng)
-            return Draw(rng.choice(self.rules.draw_faces))
+            return self.game._draw_by_face[rng.choice(self.rules.draw_faces)]
+        if self.phase == "board":
+            if not isinstance(rng, random.Random):
+                rng = random.Random(rng)
+            family = rng.choices(self.rules.families, weights=self.bag)[0]
+            return PlaceKnight(self.next_region, family)
         return super().sample_chance(rng)
 
     # -- legality ----------------------------------------------------------------------------
@@ -643,17 +649,18 @@ class CarolusState(engine.State):
         p = self.order[self.cursor]
         if phase == "deploy":
             out: list[Action] = []
+            deploy = self.game._deploy  # the action objects, made once per game
+            ring = self.ring
             for f, c in zip(self.rules.families, self.reserve[p], strict=True):
                 if c:
-                    out.append(Deploy(f, None))
-                    out.extend(Deploy(f, r) for r in self.ring)
+                    row = deploy[f]
+                    out.append(row[0])
+                    out.extend([row[r] for r in ring])
             return out
         if phase == "move":
             ring, here = self.ring, self.emperor
-            return [
-                MoveEmperor(s, step(ring, here, s))
-                for s in range(1, min(self.chosen[p], len(ring)) + 1)
-            ]
+            i, n = ring.index(here), len(ring)
+            return [MoveEmperor(s, ring[(i + s) % n]) for s in range(1, min(self.chosen[p], n) + 1)]
         return []
 
     def _is_legal(self, a: object) -> bool:
@@ -749,12 +756,12 @@ class CarolusState(engine.State):
         if t is Deploy:
             p = self.order[self.cursor]
             i = self._fam[a.family]
-            self.reserve[p][i] -= 1
+            self.reserve[p] = _bump(self.reserve[p], i, -1)
             if a.region is None:
-                self.court[p][i] += 1
+                self.court[p] = _bump(self.court[p], i, 1)
                 self.control[i] = family_controller([c[i] for c in self.court], self.control[i])
             else:
-                self.knights[a.region][i] += 1
+                self.knights[a.region] = _bump(self.knights[a.region], i, 1)
                 self.placed[p] += 1
             self.left -= 1
             if self.left == 0:
@@ -773,7 +780,7 @@ class CarolusState(engine.State):
             self._choose(a.disc)
         elif t is PlaceKnight:
             i = self._fam[a.family]
-            self.knights[a.region][i] += 1
+            self.knights[a.region] = _bump(self.knights[a.region], i, 1)
             self.bag[i] -= 1
             self.next_region += 1
             if self.next_region > self.rules.regions:
@@ -789,7 +796,7 @@ class CarolusState(engine.State):
     def _receive(self, family: str) -> None:
         """A drawn knight enters the drawer's reserve."""
         p = self.drawer
-        self.reserve[p][self._fam[family]] += 1
+        self.reserve[p] = _bump(self.reserve[p], self._fam[family], 1)
         self.drawn[p] += 1
         self.left -= 1
         if self.left:
@@ -844,10 +851,10 @@ class CarolusState(engine.State):
             self.castles[dest] = res.castles_after
         if res.merged:
             new = res.new_region
-            knights = [0] * len(self.rules.families)
+            knights = (0,) * len(self.rules.families)
             castles = 0
             for r in (dest, *res.merged):
-                knights = [a + b for a, b in zip(knights, self.knights[r], strict=True)]
+                knights = tuple(a + b for a, b in zip(knights, self.knights[r], strict=True))
                 castles += self.castles[r]
                 self.knights[r] = None
                 self.members[r] = None
@@ -1103,6 +1110,17 @@ class Game(engine.Game):
         if position is not None and not isinstance(position, Position):
             raise ValueError(f"position must be a Position or a dict, got {position!r}")
         self.position: Position | None = position
+        # action objects made once: listing legal actions reuses them
+        rules: Rules = self.rules
+        self._deploy = {
+            f: [Deploy(f, None)] + [Deploy(f, r) for r in range(1, rules.regions + 1)]
+            for f in rules.families
+        }
+        counts: dict[str, int] = {}
+        for f in rules.draw_faces:
+            counts[f] = counts.get(f, 0) + 1
+        self._draws = [(Draw(f), Fraction(c, len(rules.draw_faces))) for f, c in counts.items()]
+        self._draw_by_face = {d.family: d for d, _ in self._draws}
         if position is not None:  # validate now, with the position's own messages
             CarolusState(self)
 

@@ -157,7 +157,7 @@ def draw_ring(state: CarolusState, ax: Any = None) -> Any:
                 str(state.court[p][i]),
                 ha="center",
                 va="center",
-                color="white",
+                color="#222222" if f == "yellow" else "white",
                 fontsize=10,
                 fontweight="bold",
             )
