@@ -254,7 +254,10 @@ def _action_outcomes(p: Fraction, shields: int) -> list[tuple[bool, int, Fractio
 
     Returns ``(success, shields_spent, probability)``: success on roll i (i = 1..s+1) has
     probability q**(i-1) p and spends i-1 shields; failing every roll spends all of them.
+    A target the die cannot reach is not worth a shield.
     """
+    if p == 0:
+        return [(False, 0, Fraction(1))]
     q = 1 - p
     out = [(True, i, q**i * p) for i in range(shields + 1) if q**i * p]
     if q:
