@@ -456,6 +456,41 @@ def test_any_broken_edit_gives_a_board_error_naming_it(edit, draw) -> None:
     assert str(named) in message, message
 
 
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10) | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=6,
+)
+
+
+def _paths(value, prefix=()):
+    """Every position in nested JSON data, as a tuple of keys and indices."""
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*prefix, i))
+
+
+DEFAULT_PATHS = [p for p in _paths(load_board().to_dict()) if p]
+
+
+@settings(max_examples=150, deadline=None)
+@given(where=st.sampled_from(DEFAULT_PATHS), value=JSON_VALUES)
+def test_any_value_anywhere_is_accepted_or_refused_with_a_board_error(where, value) -> None:
+    data = _default_data()
+    target = data
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    try:
+        Board.from_dict(data, source="fuzz.json")
+    except BoardError as exc:
+        assert str(exc).startswith("fuzz.json: ")
+
+
 @settings(max_examples=40, deadline=None)
 @given(cut=st.integers(0, 10_000))
 def test_truncated_file_gives_a_board_error(cut) -> None:
