@@ -833,7 +833,9 @@ class BatallaState(State):
         * ``"supply"``: kind "supply".
 
         Edges: kingdom - chair, kingdom - track, kingdom - church (``relation="part of"``);
-        token - kingdom or supply (``relation="held by"``).
+        token - kingdom or supply (``relation="held by"``); kingdom - kingdom
+        (``relation="enemy"``) and kingdom - supply (``relation="beside"``: the neutral zone
+        between the boards), so the graph is connected.
         """
         import networkx as nx
 
@@ -878,6 +880,9 @@ class BatallaState(State):
                     visited=square in self.visited[p],
                 )
                 g.add_edge(k, ("church", p, square), relation="part of")
+        g.add_edge(("kingdom", 0), ("kingdom", 1), relation="enemy")
+        for p in range(2):
+            g.add_edge(("kingdom", p), "supply", relation="beside")
         for t in TOKENS:
             holder = getattr(self, t)
             g.add_node(("token", t), kind="token", holder=holder)
