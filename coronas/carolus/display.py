@@ -93,7 +93,7 @@ def ring_svg(state: CarolusState, size: int = 360) -> str:
             row, col = divmod(k, per_row)
             n_row = min(per_row, len(dots) - row * per_row)
             a = mid + (col - (n_row - 1) / 2) * (span / max(per_row, 1))
-            rad = r0 + 14 + row * 9
+            rad = r0 + 8 + row * 8
             parts.append(
                 f'<circle cx="{cx + rad * math.cos(a):.1f}" '
                 f'cy="{cy - rad * math.sin(a):.1f}" r="3.6" '
@@ -107,7 +107,7 @@ def ring_svg(state: CarolusState, size: int = 360) -> str:
             f'text-anchor="middle">{escape(label)}</text>'
         )
         if state.castles[r]:
-            bx, by = cx + (r0 + 6) * math.cos(mid), cy - (r0 + 6) * math.sin(mid)
+            bx, by = cx + (r1 - 26) * math.cos(mid), cy - (r1 - 26) * math.sin(mid)
             parts.append(
                 f'<rect x="{bx - 6:.1f}" y="{by - 6:.1f}" width="12" height="12" '
                 f'fill="{PLAYER_COLOURS[owner]}"/><text x="{bx:.1f}" y="{by + 4:.1f}" '
