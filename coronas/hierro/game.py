@@ -11,15 +11,17 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from coronas import engine
 from coronas.engine import register_game
-from coronas.hierro.actions import ACTION_TYPES
+from coronas.hierro.actions import ACTION_TYPES, Roll
 from coronas.hierro.board import Board, load_board
-from coronas.hierro.rules import Rules
+from coronas.hierro.rules import DIE_COLOURS, Rules
 from coronas.hierro.state import BoardInfo, HierroState
 
 __all__ = ["Game"]
@@ -58,7 +60,15 @@ class Game(engine.Game):
         elif not isinstance(board, Board):
             raise ValueError(f"board must be a Board, a board file path or None, got {board!r}")
         self.board = board
-        self.info = BoardInfo(board)
+        self.info = BoardInfo(board, pawns=self.rules.army_pawns)
+        self.colours = tuple(self.rules.colours)
+        self.roll_outcomes = {
+            colour: tuple(
+                (Roll(v), Fraction(k, len(self.rules.faces(colour))))
+                for v, k in sorted(Counter(self.rules.faces(colour)).items())
+            )
+            for colour in DIE_COLOURS
+        }
         starts = len(board.start_castles(players=self.num_players))
         if starts < self.num_players:
             raise ValueError(

@@ -22,6 +22,8 @@ Positions for analysis are built with :meth:`HierroState.from_position` (see its
 
 from __future__ import annotations
 
+import functools
+import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
@@ -90,7 +92,7 @@ _DICTS = ("owner", "troops", "at_castle", "zone", "discards", "tiles")
 class BoardInfo:
     """The board as flat lookup tables for the rules (built once per game)."""
 
-    def __init__(self, board: Board):
+    def __init__(self, board: Board, pawns: int = 8):
         self.board = board
         self.cities = tuple(sorted(board.cities))
         self.adj: dict[str, tuple[str, ...]] = {c: tuple(board.neighbors(c)) for c in self.cities}
@@ -105,6 +107,12 @@ class BoardInfo:
         self.royal = frozenset(c for c in self.castles if self.kind[c] == "royal")
         # A castle stands in the city of the same name.
         self.castle_set = frozenset(self.castles)
+        # The Move actions out of each city, by number of pawns (built once: actions are
+        # immutable, and building them is most of the cost of listing legal actions).
+        self.moves = {
+            c: [()] + [tuple(Move(c, nb, k) for nb in self.adj[c]) for k in range(1, pawns + 1)]
+            for c in self.cities
+        }
 
 
 class HierroState(State):
@@ -237,7 +245,7 @@ class HierroState(State):
     def _legal_actions(self) -> list[Any]:
         step = self.step
         if step == "play":
-            return [a for a in self._candidates(self.player) if self._reason(a) is None]
+            return self._legal_turn(self.player)
         if step == "reroll":
             return [Reroll(), AcceptRoll()]
         if step == "keep":
@@ -253,10 +261,7 @@ class HierroState(State):
     def _chance_outcomes(self) -> list[tuple[Any, Fraction]]:
         step = self.step
         if step == "roll":
-            faces = self.rules.faces(self._roll_colour())
-            counts = Counter(faces)
-            total = len(faces)
-            return [(Roll(v), Fraction(c, total)) for v, c in sorted(counts.items())]
+            return list(self.game.roll_outcomes[self._roll_colour()])
         if step == "draw":
             deck = self.decks[self.queue[0][1]]
             total = sum(deck.values())
@@ -296,10 +301,173 @@ class HierroState(State):
         else:  # pragma: no cover - _check refuses actions at terminal states
             raise IllegalAction("the game is over")
 
+    def sample_chance(self, rng: random.Random | int | None = None) -> Any:
+        """Pick a chance outcome with its exact probability (integer weights, no Fractions)."""
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        step = self.step
+        if step == "roll":
+            return Roll(rng.choice(self.rules.faces(self._roll_colour())))
+        if step == "draw":
+            deck = self.decks[self.queue[0][1]]
+            k = rng.randrange(sum(deck.values()))
+            for card in sorted(deck):
+                k -= deck[card]
+                if k < 0:
+                    return Draw(card)
+        return super().sample_chance(rng)
+
+    def legal_by_rules(self) -> list[Any]:
+        """The legal turn actions found the slow way: every candidate checked by the rule
+        functions that also explain refusals. Equal (as a set) to ``legal_actions()``; the
+        tests hold the fast generator to it."""
+        if self.step != "play":
+            return self.legal_actions()
+        return [a for a in self._candidates(self.player) if self._reason(a) is None]
+
+    def _legal_turn(self, p: int) -> list[Any]:
+        """The legal turn actions of ``p``, built directly (fast path of legal_actions)."""
+        info = self.info
+        r = self.rules
+        n = self.num_players
+        owner = self.owner
+        troops = self.troops
+        hand = self.hands[p]
+        kinds = {card_kind(c) for c in hand}
+        banner = self.banners[p] > 0
+        out: list[Any] = []
+        add = out.append
+        for city, here in self.armies.items():
+            size = here.get(p, 0)
+            if not size:
+                continue
+            free = self._blocked(city, p) is None
+            if free:
+                moves = info.moves[city]  # moves[k]: every Move of k pawns out of city
+                for k in range(1, min(size, len(moves) - 1) + 1):
+                    out.extend(moves[k])
+            for q in here:
+                if q != p:
+                    add(_act(AttackArmy, city, q))
+                    if "cavalry_charge" in kinds:
+                        add(_act(PlayCavalryCharge, city, q))
+            if city in info.castle_set:
+                o = owner.get(city)
+                if (o != p and not (o is not None and o in here)) and (
+                    banner or (o is not None and troops[city])
+                ):
+                    add(_act(AttackCastle, city))
+                    if "good_fortune" in kinds:
+                        add(_act(PlayGoodFortune, city, "army"))
+            if free and "forced_march" in kinds:
+                for k in range(1, size + 1):
+                    for dest in self._march_reach(city, p, k):
+                        add(_act(PlayForcedMarch, city, dest, k))
+        for c, o in owner.items():
+            if o != p:
+                continue
+            if troops[c] and self.pawns[p]:
+                add(_act(Recruit, c))
+            here = self.armies.get(c)
+            if here and "resistance" in kinds:
+                for q in here:
+                    if q != p:
+                        add(_act(PlayResistance, c, q))
+        if self.hand_em[p]:
+            cap = r.castle_emissaries
+            for c in info.neutral:
+                if (
+                    c not in owner
+                    and len(self.at_castle.get(c, ())) < cap
+                    and (self.emissary_target(c) is not None)
+                ):
+                    add(_act(SendEmissary, c))
+            if len(self.rome) < r.rome_capacity(n):
+                add(_act(SendEmissary, ROME))
+            bcap = r.barbarian_capacity(n)
+            if len(self.saracens) < bcap:
+                add(_act(SendEmissary, SARACENS))
+            if len(self.magyars) < bcap:
+                add(_act(SendEmissary, MAGYARS))
+            for q in range(n):
+                if q != p and (p, q) not in self.zone and (q, p) not in self.zone:
+                    add(_act(RequestAlliance, q))
+        for c, ems in self.at_castle.items():
+            mine = [t for q, t in ems if q == p]
+            if mine:
+                add(_act(Retrieve, c))
+                if c not in owner and min(mine) < self.turn and banner:
+                    add(_act(RequestSupport, c))
+                    if "good_fortune" in kinds:
+                        add(_act(PlayGoodFortune, c, "emissary"))
+            if owner.get(c) == p:
+                for q in sorted({q for q, _ in ems if q != p}):
+                    add(_act(TakeHostage, c, q))
+        if p in self.rome:
+            add(_act(Retrieve, ROME))
+        if p in self.saracens:
+            add(_act(Retrieve, SARACENS))
+        if p in self.magyars:
+            add(_act(Retrieve, MAGYARS))
+        for (a, b), accepted in self.zone.items():
+            if not accepted:
+                if b == p:
+                    add(_act(AcceptAlliance, a))
+                if a == p:
+                    add(_act(Retrieve, ZONE, b))
+        for o in sorted({o for h, o in self.hostages if h == p}):
+            add(_act(ReturnHostage, o))
+        if len(hand) < r.hand_limit:
+            for deck in DECKS:
+                if self.decks[deck]:
+                    add(_act(TakeCard, deck))
+                    if self.shields[p] >= r.draw_many_cost:
+                        add(_act(DrawCards, deck))
+        first = self.left == r.actions_per_turn
+        castles = None
+        for card in sorted(set(hand)):
+            add(_act(DiscardCard, card))
+            kind = card_kind(card)
+            if kind == "loyal_vassal":
+                shields = card_shields(card)
+                if self.pawns[p]:
+                    for c, o in owner.items():
+                        if o == p and troops[c] and self.shield_of(c) in shields:
+                            add(_act(PlayLoyalVassal, card, c))
+            elif kind in ("bishop", "secret_pact"):
+                if castles is None:
+                    castles = {self.shield_of(c) for c, o in owner.items() if o == p}
+                shields = card_shields(card)
+                if kind == "bishop" and any(sh in castles for sh in shields):
+                    add(_act(PlayBishop, card))
+                elif kind == "secret_pact" and all(sh in castles for sh in shields):
+                    add(_act(PlaySecretPact, card))
+            elif kind == "pope":
+                if first:
+                    add(_act(PlayPope))
+            elif kind == "king_is_dead":
+                add(_act(PlayKingIsDead))
+            elif kind in ("magyar_invasion", "saracen_invasion"):
+                if first:
+                    add(_act(PlayInvasion, card))
+            elif kind == "spy":
+                for q in range(n):
+                    if q != p:
+                        for c in sorted(set(self.hands[q])):
+                            add(_act(PlaySpy, q, c))
+            elif kind == "hostage" and self.hand_em[p]:
+                for place in (*self.at_castle, ROME, SARACENS, MAGYARS):
+                    if owner.get(place) == p:
+                        continue
+                    for q in sorted(set(self.emissaries_at(place))):
+                        if q != p:
+                            add(_act(PlayHostage, q, place))
+        return out
+
     # -- players and pieces ------------------------------------------------------------------------
     def colour(self, player: int) -> str:
         """The colour of seat ``player`` (red, green, blue, yellow, black by default)."""
-        return self.rules.colours[player]
+        return self.game.colours[player]
 
     def band(self, player: int) -> str:
         """The legitimacy band (red, yellow, green) of ``player``."""
@@ -1710,6 +1878,12 @@ class HierroState(State):
                 "be saved; save a game played from the start"
             )
         return super().to_dict()
+
+
+@functools.lru_cache(maxsize=65536)
+def _act(cls: type, *args: Any) -> Any:
+    """A shared instance of an action (actions are immutable; building them is slow)."""
+    return cls(*args)
 
 
 def _check_player(q: Any, n: int, where: str) -> None:
