@@ -6,7 +6,7 @@
 * Where should the emperor stop? :func:`emperor_options` lists every reachable region with
   the winner, the castles built or replaced and the merges that follow.
 * The chance of taking or keeping a family after the next replenish: :func:`control_chance`,
-  :func:`control_table`.
+  :func:`control_table`, with :func:`rival_threat` for what a rival could add first.
 
 With six equally likely outcomes, one draw can go to a chosen family with probability
 2/6 = 1/3 (the family itself or the joker), so three draws give at least one with
@@ -46,6 +46,7 @@ __all__ = [
     "knights_for_family",
     "replenish_distribution",
     "replenish_table",
+    "rival_threat",
 ]
 
 
@@ -295,6 +296,17 @@ def control_need(state: CarolusState, player: int, family: str, rival_gain: int 
     rival = max(others) + rival_gain
     holder = state.control[i] == player
     return max(0, rival + (0 if holder else 1) - own)
+
+
+def rival_threat(state: CarolusState, player: int, family: str) -> int:
+    """The most knights of ``family`` one rival could add to their court in one deployment
+    from the reserve they hold now (at most the rule's deploy count). Pass it as
+    ``rival_gain`` to ask whether control survives the rival's next turn.
+    """
+    rules: Rules = state.rules
+    i = rules.families.index(family)
+    per_turn = rules.deploy_count(state.num_players)
+    return max(min(per_turn, r[i]) for q, r in enumerate(state.reserve) if q != player)
 
 
 def control_chance(

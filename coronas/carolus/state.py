@@ -679,12 +679,12 @@ class CarolusState(engine.State):
                 type(r) is int and 0 < r < len(self.members) and self.members[r] is not None
             )
         if phase == "move":
-            if t is not MoveEmperor or type(a.steps) is not int:
+            if t is not MoveEmperor or type(a.steps) is not int or type(a.region) is not int:
                 return False
             limit = min(self.chosen[self.order[self.cursor]], len(self.ring))
             return 1 <= a.steps <= limit and a.region == step(self.ring, self.emperor, a.steps)
         if phase == "disc":
-            return t is ChooseDisc and a.disc in self.allowed_discs()
+            return t is ChooseDisc and type(a.disc) is int and a.disc in self.allowed_discs()
         return False
 
     def _why_illegal(self, a: Any) -> str | None:
@@ -957,6 +957,36 @@ class CarolusState(engine.State):
             if number in self.members[r]:
                 return r
         raise ValueError(f"there is no region {number}")
+
+    def to_position(self) -> Position:
+        """This position as a :class:`Position`, to start a new game from it (a puzzle, a
+        lesson, a what-if). Possible between set-up and the end, with no joker pending."""
+        if self.phase not in _PHASES_BY_HAND or self.joker:
+            raise ValueError(
+                "a position can be taken between the set-up and the end of the game, "
+                "not while a joker waits to be assigned"
+            )
+        fams = self.rules.families
+
+        def counts(row: Sequence[int]) -> dict[str, int]:
+            return {f: c for f, c in zip(fams, row, strict=True) if c}
+
+        return Position(
+            knights={r: counts(self.knights[r]) for r in self.ring if any(self.knights[r])},
+            merged=tuple(self.members[r] for r in self.ring if len(self.members[r]) > 1),
+            castles={r: (self.owner[r], self.castles[r]) for r in self.ring if self.castles[r]},
+            emperor=self.emperor,
+            courts=tuple(counts(c) for c in self.court),
+            reserves=tuple(counts(c) for c in self.reserve),
+            control={f: p for f, p in zip(fams, self.control, strict=True) if p >= 0},
+            order=tuple(self.order),
+            used=tuple(self.used),
+            phase=self.phase,
+            chosen=tuple(self.chosen),
+            turn=self.cursor,
+            left=None if self.phase == "disc" else self.left,
+            round=self.round,
+        )
 
     def controller(self, family: str) -> int | None:
         """The player controlling ``family``, or None."""

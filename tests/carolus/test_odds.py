@@ -19,6 +19,7 @@ from coronas.carolus.odds import (
     knights_for_family,
     replenish_distribution,
     replenish_table,
+    rival_threat,
 )
 from coronas.dice import Die
 from coronas.engine import exact_distribution
@@ -178,6 +179,9 @@ def test_control_chance_by_hand():
     # more than one turn's deployment (3) is out of reach this turn
     far = replenish_state(courts=({}, {"red": 4}))
     assert control_chance(far, 0, "red") == 0
+    # player 0 holds 1 red in reserve: a threat of 1 against player 1's lead
+    assert rival_threat(state, 1, "red") == 1
+    assert control_chance(state, 1, "red", rival_gain=rival_threat(state, 1, "red")) == 1
     table = control_table(state, 0)
     assert [row[0] for row in table] == list(Rules().families)
 

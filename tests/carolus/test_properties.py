@@ -174,3 +174,44 @@ def test_a_thousand_random_games_finish():
         assert max(s.returns()) >= target or len(s.ring) < 4
         ends["castles" if max(s.returns()) >= target else "regions"] += 1
     assert sum(ends.values()) == 1000
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), stop=st.integers(150, 600))
+def test_a_position_taken_from_a_game_starts_an_equal_game(seed, stop):
+    rng = random.Random(seed)
+    state = Game(players=2 + seed % 2).new_initial_state()
+    for _ in range(stop):
+        if state.is_terminal():
+            break
+        state.apply(
+            state.sample_chance(rng)
+            if state.is_chance_node()
+            else rng.choice(state.legal_actions())
+        )
+    if state.phase not in ("disc", "deploy", "move", "replenish") or state.joker:
+        return
+    pos = state.to_position()
+    again = Game(players=state.num_players, position=pos).new_initial_state()
+    same = (
+        "knights",
+        "members",
+        "castles",
+        "owner",
+        "ring",
+        "court",
+        "reserve",
+        "control",
+        "used",
+        "chosen",
+        "order",
+        "phase",
+        "cursor",
+        "left",
+        "round",
+        "emperor",
+    )
+    for name in same:
+        assert getattr(again, name) == getattr(state, name), name
+    assert again.legal_actions() == state.legal_actions()
+    assert Game.from_params(again.game.params()).position == pos

@@ -512,3 +512,8 @@ def test_malformed_rules_and_positions_are_refused(tmp_path):
         Game(position=Position(courts=({"red": 1}, {"red": 2}), control={"red": 0}))
     with pytest.raises(ValueError, match="unknown family 'purple'"):
         Game(position=Position(knights={3: {"purple": 1}}))
+
+
+def test_a_position_cannot_be_taken_during_the_set_up():
+    with pytest.raises(ValueError, match="between the set-up and the end"):
+        Game().new_initial_state().to_position()
