@@ -86,10 +86,16 @@ class RollOff(Action):
 
 @dataclasses.dataclass(frozen=True)
 class Roll(Action):
-    """Chance: the two decision dice of a turn, lowest first."""
+    """Chance: the two decision dice of a turn, lowest first (``Roll(5, 2)`` is ``Roll(2, 5)``)."""
 
     low: int
     high: int
+
+    def __post_init__(self) -> None:
+        if self.low > self.high:  # the dice are not ordered: keep one name for each outcome
+            low, high = self.high, self.low
+            object.__setattr__(self, "low", low)
+            object.__setattr__(self, "high", high)
 
     def __str__(self) -> str:
         return f"roll {self.low} and {self.high}"
@@ -366,12 +372,21 @@ class BatallaState(State):
 
     # -- fast undo ---------------------------------------------------------------------------
     def _snapshot(self) -> dict[str, Any]:
-        d = self.__dict__
-        return {k: (v[:] if type(v) is list else v) for k, v in d.items() if k not in _BASE}
+        # A shallow copy is enough for everything but the per-player lists (the rest is
+        # immutable: ints, strings, tuples, None).
+        snap = self.__dict__.copy()
+        for k in _BASE:
+            del snap[k]
+        for k in _LIST_FIELDS:
+            snap[k] = snap[k][:]
+        return snap
 
     def _restore(self, snap: dict[str, Any]) -> None:
-        # copy the lists: a clone shares its undo stack's snapshots with the original
-        self.__dict__.update({k: (v[:] if type(v) is list else v) for k, v in snap.items()})
+        d = self.__dict__
+        d.update(snap)
+        # copy the lists again: a clone shares its undo stack's snapshots with the original
+        for k in _LIST_FIELDS:
+            d[k] = snap[k][:]
 
     def _copy_data(self) -> dict[str, Any]:
         return self._snapshot()
@@ -929,6 +944,7 @@ class BatallaState(State):
 
 
 _BASE = State._BASE_FIELDS
+_LIST_FIELDS = ("shields", "swords", "gold", "dragon", "gems_won", "chairs", "clergy", "visited")
 
 
 def _track(value: int, low: int, high: int, cap: int | None = None, labels: str = "") -> str:

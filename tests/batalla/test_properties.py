@@ -33,6 +33,7 @@ from coronas.batalla import (
     Visit,
 )
 from coronas.batalla.bots import GreedyBot, RandomBot
+from coronas.batalla.state import _LIST_FIELDS
 from coronas.engine import load_game, play
 
 # Every action of the game, legal or not somewhere: the pool illegal moves are drawn from.
@@ -71,6 +72,10 @@ def check_invariants(s: State) -> None:
     # six gems in all: those in the castles plus those won
     assert sum(s.gems_in_castle(p) + s.gems_won[p] for p in range(2)) == 2 * r.gems_each
     assert s.is_terminal() == (max(s.gems_won) == r.gems_each)
+    # the fast undo copies exactly the mutable fields: every list is one of them
+    assert {k for k, v in s._data().items() if isinstance(v, (list, dict, set))} <= set(
+        _LIST_FIELDS
+    )
 
 
 @settings(max_examples=40, deadline=None)

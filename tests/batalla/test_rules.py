@@ -53,6 +53,7 @@ def test_decision_roll_has_the_36_outcomes_of_two_dice():
     outcomes = dict(state.chance_outcomes())
     assert len(outcomes) == 21 and sum(outcomes.values()) == 1
     assert outcomes[Roll(3, 3)] == F(1, 36) and outcomes[Roll(1, 6)] == F(2, 36)
+    assert Roll(6, 1) == Roll(1, 6) and str(Roll(6, 1)) == "roll 1 and 6"
 
 
 def test_doubles_give_the_one_number_for_chair_and_gold():
