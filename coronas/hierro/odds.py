@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
@@ -638,44 +639,71 @@ State4 = tuple[int, int, int, int]
 
 class _BattleSolver:
     """Backward induction over (attacker pawns, defender pawns, attacker shields, defender
-    shields), in Fractions.
+    shields), exact.
 
     A round: the attacker rolls X with ``s`` shields and may reroll (one shield each) until it
     stops; then the defender, knowing the attacker's final x, rolls Y with ``t`` shields and
     may reroll; x >= y costs the defender a pawn, otherwise the attacker loses one.
 
-    ``V[s][t]`` is P(attacker wins) at the start of a round; ``D[s][t][i]`` is that chance
-    when the attacker has stopped on its i-th face value with ``s`` shields left and the
-    defender is about to roll with ``t``. With W = V(a, d-1, s, t), L = V(a-1, d, s, t) and
-    q = P(Y <= x):
+    ``V(a, d, s, t)`` is P(attacker wins) at the start of a round; ``D(s, t, x)`` is that
+    chance once the attacker has stopped on x with ``s`` shields left and the defender is
+    about to roll with ``t``. With W = V(a, d-1, s, t), L = V(a-1, d, s, t), q = P(Y <= x):
 
-        D[s][t] = q min(W, D[s][t-1]) + (1-q) min(L, D[s][t-1])     (no min when t = 0)
-        V[s][t] = sum_x P(X = x) max(D[s][t][x], V[s-1][t])          (no max when s = 0)
+        D(s, t, x) = q min(W, D(s, t-1, x)) + (1-q) min(L, D(s, t-1, x))   (no min if t = 0)
+        V(s, t) = sum_x P(X = x) max(D(s, t, x), V(s-1, t))                 (no max if s = 0)
 
     Rerolling only when strictly better: when both choices are worth the same, the shield is
     kept.
+
+    Every die probability is a count over one common denominator M, and a battle from
+    (a, d, s, t) has at most E = 2 (a + d - 1) + s + t rolls, so V(a, d, s, t) is an integer
+    over M**E; D(s, t, x) has the same denominator as the V it is compared with. The solver
+    keeps those integers: exact, and much faster than fractions.
     """
 
     def __init__(
-        self, att_die: Callable[[int], Die], def_die: Callable[[int], Die], max_sa: int, max_sd: int
+        self,
+        att_die: Callable[[int], Die],
+        def_die: Callable[[int], Die],
+        dice: Iterable[Die],
+        max_sa: int,
+        max_sd: int,
     ):
         self.att_die = att_die
         self.def_die = def_die
+        self.M = math.lcm(*(p.denominator for die in dice for _, p in die.items()))
         self.max_sa = max_sa
         self.max_sd = max_sd
-        self.V: dict[tuple[int, int], list[list[Fraction]]] = {}
-        self.D: dict[tuple[int, int], list[list[list[Fraction]]]] = {}
-        self.faces: dict[tuple[int, int], tuple[tuple[Any, ...], list[Fraction], list[Fraction]]]
-        self.faces = {}
-        self.one = [[Fraction(1)] * (max_sd + 1) for _ in range(max_sa + 1)]
-        self.zero = [[Fraction(0)] * (max_sd + 1) for _ in range(max_sa + 1)]
+        self.V: dict[tuple[int, int], list[list[int]]] = {}
+        self.D: dict[tuple[int, int], list[list[list[int]]]] = {}
+        self.faces: dict[tuple[int, int], tuple[tuple[Any, ...], list[int], list[int]]] = {}
+        self.rounds: dict[State4, tuple[dict[State4, int], frozenset, frozenset]] = {}
 
-    def values(self, a: int, d: int) -> list[list[Fraction]]:
-        if d == 0:
-            return self.one
+    @staticmethod
+    def exponent(a: int, d: int, s: int, t: int) -> int:
+        """V(a, d, s, t) is an integer over M**exponent."""
+        return 2 * (a + d - 1) + s + t
+
+    def _terminal(self, a: int, d: int) -> list[list[int]]:
         if a == 0:
-            return self.zero
+            return [[0] * (self.max_sd + 1) for _ in range(self.max_sa + 1)]
+        return [
+            [self.M ** self.exponent(a, 0, s, t) for t in range(self.max_sd + 1)]
+            for s in range(self.max_sa + 1)
+        ]
+
+    def ints(self, a: int, d: int) -> list[list[int]]:
+        """The numerators of V(a, d, s, t) for every s, t."""
+        if a == 0 or d == 0:
+            key = (a, d)
+            if key not in self.V:
+                self.V[key] = self._terminal(a, d)
+            return self.V[key]
         return self.V[(a, d)]
+
+    def value(self, a: int, d: int, s: int, t: int) -> Fraction:
+        """P(attacker wins) from the start of a round at (a, d) with s and t shields."""
+        return Fraction(self.ints(a, d)[s][t], self.M ** self.exponent(a, d, s, t))
 
     def ensure(self, a: int, d: int) -> None:
         for i in range(1, a + 1):
@@ -683,51 +711,51 @@ class _BattleSolver:
                 if (i, j) not in self.V:
                     self._solve(i, j)
 
-    def _faces(self, a: int, d: int) -> tuple[tuple[Any, ...], list[Fraction], list[Fraction]]:
+    def _faces(self, a: int, d: int) -> tuple[tuple[Any, ...], list[int], list[int]]:
+        """The attacker's face values, their counts out of M, and P(Y <= x) out of M."""
         key = (a, d)
         if key not in self.faces:
             x_die, y_die = self.att_die(a), self.def_die(d)
             xs = x_die.outcomes()
-            px = [x_die[x] for x in xs]
-            qx = [y_die.prob(lambda y, x=x: y <= x) for x in xs]  # ties go to the attacker
-            self.faces[key] = (xs, px, qx)
+            cx = [int(x_die[x] * self.M) for x in xs]
+            cq = [int(y_die.prob(lambda y, x=x: y <= x) * self.M) for x in xs]  # ties: attacker
+            self.faces[key] = (xs, cx, cq)
         return self.faces[key]
 
     def _solve(self, a: int, d: int) -> None:
-        xs, px, qx = self._faces(a, d)
-        W, L = self.values(a, d - 1), self.values(a - 1, d)
-        n = len(xs)
+        _, cx, cq = self._faces(a, d)
+        M = self.M
+        cr = [M - q for q in cq]
+        W, L = self.ints(a, d - 1), self.ints(a - 1, d)
+        n = len(cx)
         D = []
         for s in range(self.max_sa + 1):
             Ws, Ls = W[s], L[s]
             rows = []
-            prev: list[Fraction] | None = None
+            prev: list[int] | None = None
             for t in range(self.max_sd + 1):
                 win, lose = Ws[t], Ls[t]
                 if prev is None:
-                    row = [lose + q * (win - lose) for q in qx]
+                    row = [cq[i] * win + cr[i] * lose for i in range(n)]
                 else:
                     row = []
                     for i in range(n):
                         r = prev[i]
-                        ww = win if win < r else r
-                        ll = lose if lose < r else r
-                        row.append(ll + qx[i] * (ww - ll))
+                        row.append(
+                            cq[i] * (win if win < r else r) + cr[i] * (lose if lose < r else r)
+                        )
                 rows.append(row)
                 prev = row
             D.append(rows)
-        V = [[Fraction(0)] * (self.max_sd + 1) for _ in range(self.max_sa + 1)]
+        V = [[0] * (self.max_sd + 1) for _ in range(self.max_sa + 1)]
         for t in range(self.max_sd + 1):
-            prev_v: Fraction | None = None
+            prev_v: int | None = None
             for s in range(self.max_sa + 1):
                 row = D[s][t]
                 if prev_v is None:
-                    v = sum((p * r for p, r in zip(px, row, strict=True)), Fraction(0))
+                    v = sum(c * r for c, r in zip(cx, row, strict=True))
                 else:
-                    v = sum(
-                        (p * (r if r > prev_v else prev_v) for p, r in zip(px, row, strict=True)),
-                        Fraction(0),
-                    )
+                    v = sum(c * (r if r > prev_v else prev_v) for c, r in zip(cx, row, strict=True))
                 V[s][t] = v
                 prev_v = v
         self.V[(a, d)] = V
@@ -743,52 +771,67 @@ class _BattleSolver:
         (``y <= x``) or winning die: should the defender reroll?"""
         if t == 0:
             return False
-        keep = (self.values(a, d - 1) if losing else self.values(a - 1, d))[s][t]
+        keep = (self.ints(a, d - 1) if losing else self.ints(a - 1, d))[s][t]
         return self.D[(a, d)][s][t - 1][i] < keep
 
     def round(
-        self, state: State4, points: tuple[set[State4], set[State4]] | None = None
-    ) -> dict[State4, Fraction]:
-        """The next round's state after one round from ``state``, both sides playing optimally.
+        self, state: State4
+    ) -> tuple[dict[State4, int], frozenset[State4], frozenset[State4]]:
+        """One round from ``state`` with both sides playing optimally.
 
-        Shields spent show in the next state's shield counts. ``points``, if given, collects
-        the ``(a, d, attacker shields, defender shields)`` at which the attacker, and the
-        defender, can face a choice to reroll in this round.
+        Returns the next round's states, each with its probability as an integer over
+        M**(rolls made) = M**(exponent(state) - exponent(next)); and the ``(a, d, attacker
+        shields, defender shields)`` at which the attacker, and the defender, can face a
+        choice to reroll during the round.
         """
-        a, d, s, t0 = state
-        _, px, qx = self._faces(a, d)
-        # The attacker: mass about to roll with s shields; it ends on (face, shields left).
-        att: dict[tuple[int, int], Fraction] = {}
-        mass = Fraction(1)
-        while mass:
-            if points is not None and s > 0:
-                points[0].add((a, d, s, t0))
-            again = Fraction(0)
-            for i, p in enumerate(px):
+        if state in self.rounds:
+            return self.rounds[state]
+        a, d, s0, t0 = state
+        _, cx, cq = self._faces(a, d)
+        M = self.M
+        # The attacker: ``num / M**k`` is the chance of being about to roll with s shields
+        # after k rolls; it stops on (face i, shields left) after k + 1 rolls.
+        stops: list[tuple[int, int, int]] = []
+        att_points: set[State4] = set()
+        num, s = 1, s0
+        while num:
+            if s > 0:
+                att_points.add((a, d, s, t0))
+            again = 0
+            for i, c in enumerate(cx):
                 if self.attacker_rerolls(a, d, s, t0, i):
-                    again += mass * p
+                    again += num * c
                 else:
-                    att[(i, s)] = att.get((i, s), Fraction(0)) + mass * p
-            mass, s = again, s - 1
+                    stops.append((i, s, num * c))
+            num, s = again, s - 1
         # The defender, knowing the attacker's face: only losing (y <= x) or not matters.
-        out: dict[State4, Fraction] = {}
-        for (i, s_left), m in att.items():
-            q = qx[i]
-            mass, t = m, t0
-            while mass:
-                if points is not None and t > 0:
-                    points[1].add((a, d, s_left, t))
-                again = Fraction(0)
-                for losing, pb in ((True, q), (False, 1 - q)):
-                    if not pb:
+        out: dict[State4, int] = {}
+        def_points: set[State4] = set()
+        for i, s_left, weight in stops:
+            lose, win = cq[i], M - cq[i]
+            num, t = weight, t0
+            while num:
+                if t > 0:
+                    def_points.add((a, d, s_left, t))
+                again = 0
+                for losing, c in ((True, lose), (False, win)):
+                    if not c:
                         continue
                     if self.defender_rerolls(a, d, s_left, t, i, losing):
-                        again += mass * pb
+                        again += num * c
                     else:
                         nxt = (a, d - 1, s_left, t) if losing else (a - 1, d, s_left, t)
-                        out[nxt] = out.get(nxt, Fraction(0)) + mass * pb
-                mass, t = again, t - 1
-        return out
+                        out[nxt] = out.get(nxt, 0) + num * c
+                num, t = again, t - 1
+        result = (out, frozenset(att_points), frozenset(def_points))
+        self.rounds[state] = result
+        return result
+
+    def round_fractions(self, state: State4) -> dict[State4, Fraction]:
+        """The next round's states with their probabilities as fractions."""
+        e = self.exponent(*state)
+        out, _, _ = self.round(state)
+        return {nxt: Fraction(n, self.M ** (e - self.exponent(*nxt))) for nxt, n in out.items()}
 
 
 _SOLVERS: dict[tuple, _BattleSolver] = {}
@@ -797,14 +840,14 @@ _SOLVERS: dict[tuple, _BattleSolver] = {}
 def _solver(rules: Rules, cavalry_charge: bool, sa: int, sd: int) -> _BattleSolver:
     """The shared solver for these dice, with room for at least ``sa`` and ``sd`` shields.
 
-    Solvers hold at least 3 shields a side, so the usual queries share one set of tables.
+    A query with more shields than the cached solver holds replaces it by a larger one.
     """
     cav = rules.cavalry_die if cavalry_charge else None
     key = (rules.red, rules.yellow, rules.green, rules.medium_from, rules.large_from, cav)
     solver = _SOLVERS.get(key)
     if solver is None or solver.max_sa < sa or solver.max_sd < sd:
-        cap_a = max(sa, 3, solver.max_sa if solver else 0)
-        cap_d = max(sd, 3, solver.max_sd if solver else 0)
+        cap_a = max(sa, solver.max_sa if solver else 0)
+        cap_d = max(sd, solver.max_sd if solver else 0)
         if cav is not None:
             cav_die = rules.die(cav)
 
@@ -812,7 +855,8 @@ def _solver(rules: Rules, cavalry_charge: bool, sa: int, sd: int) -> _BattleSolv
                 return cav_die
         else:
             att_die = rules.army_die
-        solver = _SOLVERS[key] = _BattleSolver(att_die, rules.army_die, cap_a, cap_d)
+        dice = [rules.die(c) for c in ("red", "yellow", "green")]
+        solver = _SOLVERS[key] = _BattleSolver(att_die, rules.army_die, dice, cap_a, cap_d)
     return solver
 
 
@@ -1029,6 +1073,11 @@ class BattleResult:
         rows.sort(key=lambda r: (r[0], -r[1], -r[2]))
         return ProbTable(rows, header=("", "attacker left", "defender left", "P"))
 
+    @property
+    def title(self) -> str:
+        """One line naming the battle: sizes, shields and card."""
+        return self._title()
+
     def _title(self) -> str:
         card = ", Cavalry charge" if self.cavalry_charge else ""
         return (
@@ -1058,36 +1107,35 @@ class BattleResult:
 
 def _battle_walk(
     solver: _BattleSolver, start: State4
-) -> tuple[
-    dict[State4, Fraction],
-    dict[State4, dict[State4, Fraction]],
-    tuple[set[State4], set[State4]],
-    dict[State4, Fraction],
-]:
+) -> tuple[dict[State4, Fraction], dict[State4, int], tuple[set[State4], set[State4]]]:
     """Follow optimal play from ``start``, one round at a time (each round costs one pawn).
 
-    Returns the final states with their probabilities, the transitions of every round-start
-    state that can arise, the situations in which each side can face a reroll, and the
-    probability of passing through each state.
+    Returns the final states with their probabilities; the numerator of the probability of
+    passing through each state (over M**(exponent(start) - exponent(state)), see
+    :class:`_BattleSolver`); and the situations in which each side can face a reroll.
     """
-    reach: dict[State4, Fraction] = {start: Fraction(1)}
-    ends: dict[State4, Fraction] = {}
-    trans: dict[State4, dict[State4, Fraction]] = {}
+    e0 = solver.exponent(*start)
+    reach: dict[State4, int] = {start: 1}
     points: tuple[set[State4], set[State4]] = (set(), set())
-    level = {start: Fraction(1)}
+    level = {start: 1}
     while level:
-        nxt_level: dict[State4, Fraction] = {}
+        nxt_level: dict[State4, int] = {}
         for state, m in level.items():
             if state[0] == 0 or state[1] == 0:
-                ends[state] = m
                 continue
-            nxt = trans[state] = solver.round(state, points)
-            for t, p in nxt.items():
-                nxt_level[t] = nxt_level.get(t, Fraction(0)) + m * p
-        for t, m in nxt_level.items():
-            reach[t] = m
+            nxt, att_points, def_points = solver.round(state)
+            points[0].update(att_points)
+            points[1].update(def_points)
+            for t, n in nxt.items():
+                nxt_level[t] = nxt_level.get(t, 0) + m * n
+        reach.update(nxt_level)
         level = nxt_level
-    return ends, trans, points, reach
+    ends = {
+        st: Fraction(m, solver.M ** (e0 - solver.exponent(*st)))
+        for st, m in reach.items()
+        if st[0] == 0 or st[1] == 0
+    }
+    return ends, reach, points
 
 
 def battle(
@@ -1132,7 +1180,7 @@ def battle(
     solver = _solver(rules, cavalry_charge, attacker_shields, defender_shields)
     solver.ensure(attacker, defender)
     start = (attacker, defender, attacker_shields, defender_shields)
-    ends, _, (att_points, def_points), _ = _battle_walk(solver, start)
+    ends, _, (att_points, def_points) = _battle_walk(solver, start)
     outcomes = Die.from_pmf(
         [
             ((a, d, attacker_shields - sa, defender_shields - sd), p)
@@ -1177,7 +1225,7 @@ def battle_table(
     return sympy.Matrix(
         max_attacker,
         max_defender,
-        lambda i, j: _q(solver.V[(i + 1, j + 1)][attacker_shields][defender_shields]),
+        lambda i, j: _q(solver.value(i + 1, j + 1, attacker_shields, defender_shields)),
     )
 
 
@@ -1214,14 +1262,15 @@ def battle_chain(
     solver = _solver(rules, cavalry_charge, attacker_shields, defender_shields)
     solver.ensure(attacker, defender)
     start = (attacker, defender, attacker_shields, defender_shields)
-    _, trans, _, reach = _battle_walk(solver, start)
+    _, reach, _ = _battle_walk(solver, start)
     shields = bool(attacker_shields or defender_shields)
+    e0 = solver.exponent(*start)
 
     def node(s: State4) -> tuple[int, ...]:
         return s if shields else (s[0], s[1])
 
     G = nx.DiGraph(start=node(start), cavalry_charge=cavalry_charge)
-    for s, p in reach.items():
+    for s, m in reach.items():
         a, d, sa, sd = s
         over = a == 0 or d == 0
         label = f"{a} v {d}" + (f"\n{sa}/{sd} sh." if shields else "")
@@ -1233,13 +1282,13 @@ def battle_chain(
             defender_shields=sd,
             absorbing=over,
             winner=("attacker" if d == 0 else "defender") if over else None,
-            reach=p,
-            attacker_wins=solver.values(a, d)[sa][sd],
+            reach=Fraction(m, solver.M ** (e0 - solver.exponent(*s))),
+            attacker_wins=solver.value(a, d, sa, sd),
             label=label,
         )
-    for s, nxt in trans.items():
-        for t, p in nxt.items():
-            G.add_edge(node(s), node(t), p=p, label=str(p))
+        if not over:
+            for t, p in solver.round_fractions(s).items():
+                G.add_edge(node(s), node(t), p=p, label=str(p))
     return G
 
 

@@ -726,3 +726,14 @@ def test_die_faces_are_read_from_the_rules():
     assert ho.battle(1, 1, rules=rules).attacker_wins == R(11, 18)
     assert ho.castle_assault(2, rules=rules).probability == R(2, 3)
     assert ho.castle_assault(2, rules=rules).die == Die([1, 1, 2, 3, 4, 5])
+
+
+def test_figures_are_written(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from coronas.plotting.odds import write_figures
+
+    paths = write_figures(tmp_path)
+    assert [p.name for p in paths] == ["hierro-battle-heatmap.png", "hierro-battle-chain.png"]
+    assert all(p.stat().st_size > 10_000 for p in paths)
