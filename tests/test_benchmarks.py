@@ -1,0 +1,31 @@
+"""Every benchmark script runs (``--quick``) and prints its table. Timings are not tested."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = sorted((Path(__file__).resolve().parent.parent / "benchmarks").glob("bench_*.py"))
+
+
+def test_there_are_benchmarks():
+    names = {p.name for p in BENCHMARKS}
+    assert {"bench_engines.py", "bench_exact_vs_montecarlo.py", "bench_startup.py"} <= names
+
+
+@pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.stem)
+def test_benchmark_runs_quickly_and_prints_a_table(script):
+    out = subprocess.run(
+        [sys.executable, str(script), "--quick"],
+        capture_output=True,
+        text=True,
+        cwd=script.parent.parent,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    table_rows = [line for line in out.stdout.splitlines() if line.startswith("|")]
+    assert len(table_rows) >= 3, out.stdout  # a header, a rule and at least one row
+    assert set(table_rows[1]) <= set("|-: ")
