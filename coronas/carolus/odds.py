@@ -343,4 +343,4 @@ def control_table(
         p = control_chance(state, player, f, draws, rival_gain)
         status = "holds" if state.control[i] == player else "takes"
         rows.append((f, status, need, state.reserve[player][i], Fraction(int(p.p), int(p.q))))
-    return ProbTable(rows, header=("family", "player", "needs", "in reserve", "P"))
+    return ProbTable(rows, header=("family", "status", "needs", "in reserve", "P"))

@@ -312,6 +312,10 @@ class Position:
 # --------------------------------------------------------------------------------------------
 
 
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _bump(counts: tuple[int, ...], i: int, by: int) -> tuple[int, ...]:
     """``counts`` with entry ``i`` changed by ``by`` (counts are immutable tuples)."""
     out = list(counts)
@@ -478,7 +482,7 @@ class CarolusState(engine.State):
             if len(tuple(oc)) != 2:
                 raise ValueError(f"position: castles of region {r} must be (owner, count)")
             o, c = oc
-            if not (0 <= o < n) or not isinstance(c, int) or c < 0:
+            if not (_whole(o) and 0 <= o < n) or not _whole(c) or c < 0:
                 raise ValueError(
                     f"position: castles of region {r}: owner must be a player "
                     f"0-{n - 1} and count >= 0, got {oc!r}"
@@ -498,7 +502,7 @@ class CarolusState(engine.State):
         for f, p in pos.control.items():
             i = fam(f, "control")
             counts_f = [c[i] for c in self.court]
-            if not (0 <= p < n) or counts_f[p] < max(counts_f) or counts_f[p] == 0:
+            if not (_whole(p) and 0 <= p < n) or counts_f[p] < max(counts_f) or not counts_f[p]:
                 raise ValueError(
                     f"position: control of {f}: player {p} cannot hold it with "
                     f"courts {counts_f} (a holder has at least as many as "
@@ -544,6 +548,8 @@ class CarolusState(engine.State):
         }[pos.phase]
         self.left = full if pos.left is None else pos.left
         self.drawer = p
+        if pos.phase == "replenish" and (not _whole(self.left) or self.left < 1):
+            raise ValueError(f"position: left must be 1 or more knights to draw, got {self.left}")
         if pos.phase == "deploy" and not 0 < self.left <= sum(self.reserve[p]):
             raise ValueError(
                 f"position: player {p} cannot deploy {self.left} knights "

@@ -517,3 +517,14 @@ def test_malformed_rules_and_positions_are_refused(tmp_path):
 def test_a_position_cannot_be_taken_during_the_set_up():
     with pytest.raises(ValueError, match="between the set-up and the end"):
         Game().new_initial_state().to_position()
+
+
+def test_positions_with_wrong_kinds_of_values_are_refused():
+    with pytest.raises(ValueError, match="castles of region 4: owner must be a player"):
+        Game(position=Position(castles={4: ("me", 1)}))
+    with pytest.raises(ValueError, match="left must be 1 or more"):
+        Game(position=Position(phase="replenish", chosen=(1, 2), left=0))
+    with pytest.raises(ValueError, match="needs chosen"):
+        Game(position=Position(phase="move"))
+    with pytest.raises(ValueError, match="no region 16"):
+        Game(position=Position(emperor=16))
