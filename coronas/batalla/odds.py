@@ -36,6 +36,7 @@ __all__ = [
     "dragon_turn",
     "dragon_turns",
     "gem_probability",
+    "gem_table",
     "gold_income",
     "gold_table",
     "p_chair",
@@ -327,6 +328,11 @@ class BattleOdds:
         rows = [(name, by(self.no_rerolls, f), by(self.optimal, f)) for name, f in labels]
         return ProbTable(rows, header=("result", "no rerolls", "optimal rerolls"))
 
+    @property
+    def title(self) -> str:
+        """The battle in words: "3 swords (gold 1) attack 2 shields (gold 0)"."""
+        return self._title()
+
     def _title(self) -> str:
         return (
             f"{self.attacker_swords} swords (gold {self.attacker_gold}) attack "
@@ -420,6 +426,27 @@ def gem_probability(
         ),
         ZERO,
     )
+
+
+def gem_table(
+    attacker_gold: int = 0, defender_gold: int = 0, rules: Rules | None = None
+) -> ProbTable:
+    """P(gem) with optimal rerolls for every swords (rows) against shields (columns) pair;
+    ``.to_matrix()`` gives the sympy Matrix (for a heatmap).
+
+    >>> gem_table()[1][3]                  # 2 swords against 2 shields
+    Fraction(5, 18)
+    """
+    rules = rules or Rules()
+    shields = range(rules.militia_max + 1)
+    rows = [
+        (
+            f"{s} swords",
+            *(gem_probability(s, d, attacker_gold, defender_gold, rules) for d in shields),
+        )
+        for s in range(rules.min_swords_to_attack, rules.militia_max + 1)
+    ]
+    return ProbTable(rows, header=("", *(f"{d} shields" for d in shields)))
 
 
 def battle_choice(state: Any) -> Any:

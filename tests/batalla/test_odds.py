@@ -294,3 +294,13 @@ def test_dragon_turns_agree_with_a_seeded_simulation_on_the_engine():
     mean = float(exact.mean())
     sd = math.sqrt(float(exact.variance()))
     assert abs(total / n - mean) < 4 * sd / math.sqrt(n)
+
+
+def test_gem_table_diagonal_by_hand():
+    # s swords against s shields: a gem needs a - d >= s, which (6-s)(7-s)/2 of the 36 rolls
+    # give (5+4+...+(6-s)... summed: 15, 10, 6, 3, 1 for s = 1..5).
+    table = odds.gem_table()
+    for s in range(1, 6):
+        assert table[s - 1][s + 1] == F((6 - s) * (7 - s), 72)
+    assert table.to_matrix().shape == (5, 6)
+    assert battle(3, 2, 1, 2).title == "3 swords (gold 1) attack 2 shields (gold 2)"

@@ -1,0 +1,50 @@
+"""The bots: names, the registry, and the greedy player's choices in plain positions."""
+
+import random
+
+from coronas.batalla import Attack, BattleRoll, Buy, ChooseDie, Roll, SpendSwords
+from coronas.batalla.bots import BOTS, GreedyBot, RandomBot
+from coronas.batalla.odds import battle_choice
+from tests.batalla.helpers import play_out, position
+
+SORCERER_ON_3 = [(None, None, "sorcerer", None, None, None), (None,) * 6]
+
+
+def test_bots_have_names_and_are_registered():
+    assert sorted(BOTS) == ["greedy", "random"] and BOTS["greedy"] is GreedyBot
+    assert GreedyBot().name == "greedy" and RandomBot().name == "random"
+
+
+def test_greedy_takes_the_dragon_attack():
+    state = play_out(position(dragon=[4, 0], chairs=SORCERER_ON_3), [Roll(3, 6)])
+    assert GreedyBot().choose(state, random.Random(0)) == ChooseDie(3, 6)
+    state = position(phase="buy", dragon=[4, 0], gold=[6, 0])
+    assert GreedyBot().choose(state, random.Random(0)) == Buy("dragon")
+
+
+def test_greedy_battles_optimally_and_spends_every_sword():
+    state = play_out(
+        position(phase="buy", swords=[4, 2], shields=[2, 3], gold=[0, 2]),
+        [Attack(), BattleRoll(5, 2)],
+    )
+    bot = GreedyBot()
+    assert state.current_player == 1
+    assert bot.choose(state, random.Random(0)) == battle_choice(state)
+    state = play_out(
+        position(phase="buy", swords=[4, 2], shields=[2, 3]), [Attack(), BattleRoll(6, 2)]
+    )
+    assert bot.choose(state, random.Random(0)) == SpendSwords(3)
+
+
+def test_greedy_attacks_only_with_a_fair_chance():
+    bot = GreedyBot()
+    # 3 swords against 1 shield: P(gem) = 15/36 > 1/4
+    assert (
+        bot.choose(position(phase="buy", swords=[3, 2], shields=[2, 1]), random.Random(0))
+        == Attack()
+    )
+    # 1 sword against 3 shields: no gem possible
+    assert (
+        bot.choose(position(phase="buy", swords=[1, 2], shields=[2, 3]), random.Random(0))
+        != Attack()
+    )
