@@ -612,6 +612,9 @@ class BatallaState(State):
         if phase == "over":
             return None
         kind = type(action)
+        unknown = _unknown_name(action)
+        if unknown:
+            return unknown
         if kind is Attack and phase == "buy":
             return self._attack_refusal()
         if kind is Buy and phase == "buy":
@@ -944,6 +947,25 @@ class BatallaState(State):
 
 
 _BASE = State._BASE_FIELDS
+
+
+def _unknown_name(action: Any) -> str | None:
+    """A message if ``action`` names a counselor, square, unit or item the game does not have."""
+    kind = type(action)
+    if kind in (Seat, Invoke) and action.counselor not in COUNSELORS:
+        return f"there is no counselor {action.counselor!r}; the counselors are {list(COUNSELORS)}"
+    if kind in (Visit, SpendCross) and action.square not in CHURCH_SQUARES:
+        return f"there is no church square {action.square!r}; they are {list(CHURCH_SQUARES)}"
+    if kind is Muster and action.unit not in ("shield", "sword"):
+        return f"the Militia Commander gives a 'shield' or a 'sword', not {action.unit!r}"
+    if kind is Buy:
+        if action.item not in ("shield", "sword", "dragon"):
+            return f"you can buy a 'shield', a 'sword' or a 'dragon' level, not {action.item!r}"
+        if action.item == "dragon" and action.smith:
+            return "the Smith token buys militia units (shields or swords), not dragon levels"
+    return None
+
+
 _LIST_FIELDS = ("shields", "swords", "gold", "dragon", "gems_won", "chairs", "clergy", "visited")
 
 

@@ -346,6 +346,15 @@ def test_illegal_actions_name_the_phase_and_change_nothing():
         state.apply(Seat("noble"))
     with pytest.raises(IllegalAction, match="not a possible outcome"):
         play_out(state.clone(), [EndTurn(), Roll(0, 7)])
+    for action, reason in [
+        (Seat("king"), "there is no counselor 'king'"),
+        (Visit("green"), "there is no church square 'green'"),
+        (Buy("castle"), "not 'castle'"),
+        (Buy("dragon", smith=True), "not dragon levels"),
+        (Muster("archer"), "not 'archer'"),
+    ]:
+        with pytest.raises(IllegalAction, match=reason):
+            state.apply(action)
     assert state == before and state.history == before.history
 
 
