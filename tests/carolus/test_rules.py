@@ -528,3 +528,33 @@ def test_positions_with_wrong_kinds_of_values_are_refused():
         Game(position=Position(phase="move"))
     with pytest.raises(ValueError, match="no region 16"):
         Game(position=Position(emperor=16))
+
+
+def test_the_full_circuit_resolves_the_starting_region():
+    state = make(
+        phase="move",
+        chosen=(4, 1),
+        merged=FOUR,
+        emperor=1,
+        knights={2: {"red": 1}},
+        courts=({"red": 1}, {}),
+    )
+    state.apply(MoveEmperor(4, 1))
+    assert state.emperor == 1 and (state.owner[1], state.castles[1]) == (0, 1)
+
+
+def test_control_won_in_the_court_counts_at_once_where_the_emperor_stops():
+    state = make(
+        phase="deploy",
+        chosen=(1, 4),
+        emperor=3,
+        knights={4: {"red": 2}},
+        courts=({}, {"red": 1}),
+        reserves=({"red": 3}, {}),
+    )
+    state.apply(Deploy("red", None))  # 1 - 1: player 1 keeps red
+    assert state.resolution(4).winner == 1
+    state.apply(Deploy("red", None))  # 2 - 1: red goes to player 0
+    state.apply(Deploy("red", 4))
+    state.apply(MoveEmperor(1, 4))
+    assert state.last.totals == (3, 0) and state.owner[4] == 0
