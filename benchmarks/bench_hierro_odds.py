@@ -11,7 +11,8 @@ It prints a Markdown section for docs/performance.md:
   from a cold cache, all at once and each table on its own;
 * one mid-game query (5 pawns with 2 shields attacking 4 pawns with 1 shield), cold;
 * the same query by Monte Carlo, with enough battles for three decimal places (a 95%
-  interval of +-0.0005 around the estimate).
+  interval of +-0.0005 around the estimate);
+* for scale, the game-independent solver on classic Risk, 30 armies against 30.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import math
+import os
 import platform
 import statistics
 import time
 from pathlib import Path
 
+from coronas import attrition
 from coronas.hierro import odds
 
 QUERY = (5, 4, 2, 1)
@@ -92,6 +95,12 @@ def main() -> None:
         repeat=20,
     )
 
+    def risk() -> None:
+        attrition.clear_cache()
+        attrition.solve(attrition.RISK, 30, 30)
+
+    risk_time = time_it(risk, repeat=3)
+
     exact = odds.battle(*QUERY).attacker_wins
     p = float(exact)
     n = math.ceil(Z95**2 * p * (1 - p) / 0.0005**2)
@@ -107,7 +116,7 @@ def main() -> None:
     print()
     print(
         f"Measured {datetime.date.today().isoformat()} on {cpu_name()} "
-        f"({platform.machine()}, 2 cores shared with other work), Python "
+        f"({platform.machine()}, {os.cpu_count()} cores), Python "
         f"{platform.python_version()}, by `python benchmarks/bench_hierro_odds.py`"
         + (" --quick" if args.quick else "")
         + "."
@@ -134,6 +143,10 @@ def main() -> None:
     print(
         f"| castle with troops inside, 2 shields: exact turns distribution and mean "
         f"| {statistics.median(castle) * 1000:.2f} ms (median of 20) |"
+    )
+    print(
+        f"| `coronas.attrition`: Risk, 30 armies against 30, cold "
+        f"| {min(risk_time) * 1000:.0f} ms (best of 3) |"
     )
     print(
         f"| the query by Monte Carlo, {n:,} battles (95% interval +-{half:.4f}) | {mc_time:.1f} s |"

@@ -45,6 +45,7 @@ __all__ = [
     "AttritionResult",
     "AttritionRules",
     "attacker_win_probability",
+    "clear_cache",
     "dice_by_size",
     "expected_rounds",
     "negative_binomial_win",
@@ -294,6 +295,13 @@ class _Solver:
 @functools.lru_cache(maxsize=64)
 def _solver(rules: AttritionRules) -> _Solver:
     return _Solver(rules)
+
+
+def clear_cache() -> None:
+    """Forget every solved battle and round (for timing a cold start)."""
+    _solver.cache_clear()
+    _round.cache_clear()
+    _sorted_roll.cache_clear()
 
 
 def _check_sizes(attacker: int, defender: int, allow_zero: bool = True) -> None:
