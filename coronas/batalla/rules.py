@@ -148,7 +148,10 @@ class Rules(RuleSet):
                 raise ValueError(what)
 
         need(len(self.die_faces) > 0, "die_faces: a die needs at least one face")
-        need(self.chairs >= 1, "chairs: expected at least 1")
+        need(
+            1 <= self.chairs <= len(COUNSELORS),
+            f"chairs: expected 1 to {len(COUNSELORS)} (one counselor a chair)",
+        )
         need(
             all(1 <= f <= self.chairs for f in self.die_faces),
             f"die_faces: every face must name a chair, 1 to {self.chairs}",

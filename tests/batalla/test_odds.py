@@ -304,3 +304,22 @@ def test_gem_table_diagonal_by_hand():
         assert table[s - 1][s + 1] == F((6 - s) * (7 - s), 72)
     assert table.to_matrix().shape == (5, 6)
     assert battle(3, 2, 1, 2).title == "3 swords (gold 1) attack 2 shields (gold 2)"
+
+
+def test_decision_tables_agree_with_a_seeded_simulation_on_the_engine():
+    rng = random.Random(11)
+    n, hits, doubles, gold = 3000, 0, 0, 0
+    state = position()
+    for _ in range(n):
+        roll = state.sample_chance(rng)
+        hits += 3 in (roll.low, roll.high)
+        doubles += roll.low == roll.high
+        after = state.child(roll)  # the higher die goes to gold, through the engine
+        after.apply(ChooseDie(roll.low, roll.high))
+        gold += after.gold[0]
+    for count, p in ((hits, odds.p_chair(3)), (doubles, odds.p_doubles())):
+        p = float(p)
+        assert abs(count / n - p) < 4 * math.sqrt(p * (1 - p) / n)
+    most = odds.gold_income("most")
+    sd = math.sqrt(float(most.variance()) / n)
+    assert abs(gold / n - float(most.mean())) < 4 * sd
