@@ -652,8 +652,10 @@ class _BattleSolver:
         D(s, t, x) = q min(W, D(s, t-1, x)) + (1-q) min(L, D(s, t-1, x))   (no min if t = 0)
         V(s, t) = sum_x P(X = x) max(D(s, t, x), V(s-1, t))                 (no max if s = 0)
 
-    Rerolling only when strictly better: when both choices are worth the same, the shield is
-    kept.
+    The min and max run over the rerolls the rules offer (the project's ruling, as in the
+    engine: only when they can help): the attacker below its die's highest face, the defender
+    when losing the roll to an x its die can beat. Rerolling only when strictly better: when
+    both choices are worth the same, the shield is kept.
 
     Every die probability is a count over one common denominator M, and a battle from
     (a, d, s, t) has at most E = 2 (a + d - 1) + s + t rolls, so V(a, d, s, t) is an integer
@@ -678,6 +680,7 @@ class _BattleSolver:
         self.D: dict[tuple[int, int], list[list[list[int]]]] = {}
         self.faces: dict[tuple[int, int], tuple[tuple[Any, ...], list[int], list[int]]] = {}
         self.rounds: dict[State4, tuple[dict[State4, int], frozenset, frozenset]] = {}
+        self.may: dict[tuple[int, int], tuple[list[bool], list[bool]]] = {}
 
     @staticmethod
     def exponent(a: int, d: int, s: int, t: int) -> int:
@@ -726,6 +729,7 @@ class _BattleSolver:
         _, cx, cq = self._faces(a, d)
         M = self.M
         cr = [M - q for q in cq]
+        att_may, dfn_may = self._may(a, d)
         W, L = self.ints(a, d - 1), self.ints(a - 1, d)
         n = len(cx)
         D = []
@@ -738,12 +742,12 @@ class _BattleSolver:
                 if prev is None:
                     row = [cq[i] * win + cr[i] * lose for i in range(n)]
                 else:
+                    # Only a losing die (y <= x) that some face could turn round is rerolled.
                     row = []
                     for i in range(n):
                         r = prev[i]
-                        row.append(
-                            cq[i] * (win if win < r else r) + cr[i] * (lose if lose < r else r)
-                        )
+                        keep = win if (win < r or not dfn_may[i]) else r
+                        row.append(cq[i] * keep + cr[i] * lose)
                 rows.append(row)
                 prev = row
             D.append(rows)
@@ -755,24 +759,38 @@ class _BattleSolver:
                 if prev_v is None:
                     v = sum(c * r for c, r in zip(cx, row, strict=True))
                 else:
-                    v = sum(c * (r if r > prev_v else prev_v) for c, r in zip(cx, row, strict=True))
+                    v = sum(
+                        c * (prev_v if (may and prev_v > r) else r)
+                        for c, r, may in zip(cx, row, att_may, strict=True)
+                    )
                 V[s][t] = v
                 prev_v = v
         self.V[(a, d)] = V
         self.D[(a, d)] = D
 
     # -- the optimal decisions -------------------------------------------------------------
+    def _may(self, a: int, d: int) -> tuple[list[bool], list[bool]]:
+        """Which rerolls the rules offer (the engine's ruling: only when they can help): the
+        attacker below its die's highest face; the defender losing the roll (y <= x) against
+        an x some face of its die beats."""
+        key = (a, d)
+        if key not in self.may:
+            _, cx, cq = self._faces(a, d)
+            self.may[key] = ([i < len(cx) - 1 for i in range(len(cx))], [q < self.M for q in cq])
+        return self.may[key]
+
     def attacker_rerolls(self, a: int, d: int, s: int, t: int, i: int) -> bool:
         """After rolling its i-th face value with ``s`` shields, should the attacker reroll?"""
-        return s > 0 and self.V[(a, d)][s - 1][t] > self.D[(a, d)][s][t][i]
+        return (
+            s > 0 and self._may(a, d)[0][i] and self.V[(a, d)][s - 1][t] > self.D[(a, d)][s][t][i]
+        )
 
     def defender_rerolls(self, a: int, d: int, s: int, t: int, i: int, losing: bool) -> bool:
         """With ``t`` shields, facing the attacker's i-th face value, having rolled a losing
         (``y <= x``) or winning die: should the defender reroll?"""
-        if t == 0:
+        if t == 0 or not losing or not self._may(a, d)[1][i]:
             return False
-        keep = (self.ints(a, d - 1) if losing else self.ints(a - 1, d))[s][t]
-        return self.D[(a, d)][s][t - 1][i] < keep
+        return self.D[(a, d)][s][t - 1][i] < self.ints(a, d - 1)[s][t]
 
     def round(
         self, state: State4

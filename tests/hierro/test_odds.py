@@ -605,7 +605,9 @@ faces = st.lists(st.integers(1, 6), min_size=1, max_size=6).map(tuple)
 
 
 def brute_battle(rules, a, d, sa, sd):
-    """The rulebook's order of rolls, as a plain minimax over every die face."""
+    """The rulebook's order of rolls, as a plain minimax over every die face. Rerolls are
+    offered as the engine offers them: to the attacker below its die's highest face, to the
+    defender losing to an x its die can beat."""
     memo = {}
 
     def start(a, d, sa, sd):
@@ -619,16 +621,13 @@ def brute_battle(rules, a, d, sa, sd):
         key = ("a", a, d, sa, sd)
         if key not in memo:
             x_die = rules.army_die(a)
-            memo[key] = sum(
-                (
-                    p
-                    * max(
-                        [def_roll(a, d, sa, sd, x)] + ([att_roll(a, d, sa - 1, sd)] if sa else [])
-                    )
-                    for x, p in x_die.items()
-                ),
-                F(0),
-            )
+            total = F(0)
+            for x, p in x_die.items():
+                options = [def_roll(a, d, sa, sd, x)]
+                if sa and x < max(x_die):
+                    options.append(att_roll(a, d, sa - 1, sd))
+                total += p * max(options)
+            memo[key] = total
         return memo[key]
 
     def def_roll(a, d, sa, sd, x):
@@ -637,8 +636,9 @@ def brute_battle(rules, a, d, sa, sd):
             y_die = rules.army_die(d)
             total = F(0)
             for y, p in y_die.items():
-                keep = start(a, d - 1, sa, sd) if x >= y else start(a - 1, d, sa, sd)
-                options = [keep] + ([def_roll(a, d, sa, sd - 1, x)] if sd else [])
+                options = [start(a, d - 1, sa, sd) if x >= y else start(a - 1, d, sa, sd)]
+                if sd and x >= y and max(y_die) > x:
+                    options.append(def_roll(a, d, sa, sd - 1, x))
                 total += p * min(options)
             memo[key] = total
         return memo[key]
