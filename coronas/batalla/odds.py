@@ -578,34 +578,44 @@ chair 6 Master of Coin (the Sorcerer on 3, the Noble on 5)."""
 
 def _council(
     council: Sequence[str | None] | Mapping[int, str] | None, rules: Rules
-) -> tuple[str, ...]:
+) -> tuple[str | None, ...]:
     if council is None:
         council = DEFAULT_COUNCIL
     if isinstance(council, Mapping):
         council = tuple(council.get(n) for n in range(1, rules.chairs + 1))
     council = tuple(council)
-    if len(council) != rules.chairs or sorted(c for c in council if c) != sorted(COUNSELORS):
+    seated = [c for c in council if c is not None]
+    if (
+        len(council) != rules.chairs
+        or len(set(seated)) != len(seated)
+        or not set(seated) <= set(COUNSELORS)
+    ):
         raise ValueError(
-            f"council must seat the six counselors {list(COUNSELORS)} on chairs "
-            f"1-{rules.chairs}, got {council!r}"
+            f"council must list {rules.chairs} chairs, each a distinct counselor from "
+            f"{list(COUNSELORS)} or None, got {council!r}"
         )
     return council
 
 
-def _dragon_options(lo: int, hi: int, council: tuple[str, ...]) -> list[tuple[str, int]]:
-    """The (counselor activated, gold die) choices of a roll with a full council."""
-    out = []
+def _dragon_options(
+    lo: int, hi: int, council: tuple[str | None, ...]
+) -> list[tuple[str | None, int]]:
+    """The (counselor activated, gold die) choices of a roll; None: an unused chair."""
+    seated = [c for c in council if c is not None]
+    out: list[tuple[str | None, int]] = []
     for chair, gold in {(lo, hi), (hi, lo)}:
         c = council[chair - 1]
-        if c == "noble":
-            out += [(t, gold) for t in COUNSELORS if t != "noble"]
-        else:
-            out.append((c, gold))
+        targets = [t for t in seated if t != "noble"] if c == "noble" else []
+        out += [(t, gold) for t in targets] or [(c, gold)]
     return out
 
 
+def _order(counselor: str | None) -> int:
+    return COUNSELORS.index(counselor) if counselor in COUNSELORS else len(COUNSELORS)
+
+
 def _dragon_step(
-    level: int, gold: int, counselor: str, die_gold: int, rules: Rules, cap: int
+    level: int, gold: int, counselor: str | None, die_gold: int, rules: Rules, cap: int
 ) -> tuple[int, int, int]:
     """(dragon levels gained, level, gold) after the decision phase with this choice."""
     gold = min(gold + die_gold, cap)
@@ -625,7 +635,7 @@ def dragon_policy_choice(
     council: Sequence[str | None] | Mapping[int, str] | None = None,
     gems_won: int = 0,
     rules: Rules | None = None,
-) -> tuple[str, int]:
+) -> tuple[str | None, int]:
     """The decision of the dragon-first policy of :func:`dragon_turns` on roll (lo, hi): the
     (counselor to activate, gold die) that raises the dragon if possible, then gives the most
     gold. Ties go to the lower council die, then to the counselor listed first."""
@@ -635,7 +645,7 @@ def dragon_policy_choice(
     best, best_key = None, None
     for c, g in _dragon_options(lo, hi, council):
         gained, _, new_gold = _dragon_step(level, gold, c, g, rules, cap)
-        key = (gained, new_gold, g, -COUNSELORS.index(c))
+        key = (gained, new_gold, g, -_order(c))
         if best_key is None or key > best_key:
             best, best_key = (c, g), key
     return best
@@ -682,7 +692,7 @@ def dragon_turns(
     rules: Rules | None = None,
 ) -> Die:
     """The exact distribution of the number of own turns until the dragon attacks (1: during
-    the coming turn), for a player whose council is full, under the *dragon-first* policy:
+    the coming turn), under the *dragon-first* policy:
 
     * decision phase: activate the Sorcerer if a die (or the Noble's die) allows it, else
       choose the activation that gives the most gold (the Master of Coin counts); the other
@@ -690,9 +700,11 @@ def dragon_turns(
     * buying phase: buy dragon levels while the next one is affordable, nothing else;
     * the enemy's Priest is ignored (nothing takes gold or dragon levels away).
 
-    ``council`` lists the counselor on chairs 1-6 (default :data:`DEFAULT_COUNCIL`). If the
-    dragon may still not have attacked after ``horizon`` turns (a gold cap below a level's
-    price), the remaining probability is the outcome ``None``.
+    ``council`` lists the counselor on chairs 1-6 (default :data:`DEFAULT_COUNCIL`, a full
+    council). A chair given as None stands for a counselor that touches neither gold nor the
+    dragon (so a council without Sorcerer models saving up for every level). If the dragon
+    may still not have attacked after ``horizon`` turns (a gold cap below a level's price),
+    the remaining probability is the outcome ``None``.
 
     >>> dragon_turns(level=4, gold=6)[1]   # level 5 costs 6: bought at once
     Fraction(1, 1)

@@ -231,6 +231,13 @@ def test_dragon_by_hand():
     d = odds.dragon_turns(level=4, gold=5, council=council, gems_won=2, horizon=3)
     # the Sorcerer on 6 or the Noble on 3: 20/36 a turn
     assert d[1] == F(20, 36) and d[None] == F(16, 36) ** 3
+    # No counselor for gold or dragon: level 5 (6 gold) needs a 6 on the gold die, the higher
+    # die: 11/36 a turn; with 3 gold saved, a higher die of 3 or more: 1 - (2/6)**2 = 8/9.
+    nobody = (None,) * 6
+    assert odds.dragon_turns(level=4, gold=0, council=nobody)[1] == F(11, 36)
+    assert odds.dragon_turns(level=4, gold=3, council=nobody)[1] == F(8, 9)
+    with pytest.raises(ValueError, match="distinct counselor"):
+        odds.dragon_turns(council=("noble", "noble", None, None, None, None))
 
 
 def _dragon_bot(s):
@@ -277,7 +284,7 @@ def test_dragon_turns_agree_with_a_seeded_simulation_on_the_engine():
     exact = odds.dragon_turns()
     assert sum(exact.pmf().values()) == 1 and None not in exact
     rng = random.Random(7)
-    n, total, squares = 400, 0, 0
+    n, total = 400, 0
     for _ in range(n):
         level, gold, turns = 0, 0, 0
         while True:
@@ -290,7 +297,6 @@ def test_dragon_turns_agree_with_a_seeded_simulation_on_the_engine():
                 break
             level, gold = state.dragon[0], state.gold[0]
         total += turns
-        squares += turns * turns
     mean = float(exact.mean())
     sd = math.sqrt(float(exact.variance()))
     assert abs(total / n - mean) < 4 * sd / math.sqrt(n)
