@@ -151,7 +151,6 @@ class StepCount:
             else:
                 self._live[s] = self._live.get(s, Fraction(0)) + p
         self._pmf.append(absorbed)
-        self._means: dict[Hashable, Fraction | None] = {}
 
     def _extend(self, n: int) -> None:
         while len(self._pmf) <= n and self._live:
@@ -188,51 +187,61 @@ class StepCount:
         """P(N > n)."""
         return 1 - self.cdf(n)
 
-    def _mean_from(self, s: Hashable) -> Fraction | None:
-        """Expected steps to absorption from ``s``; None if it may never end."""
+    def _solve_from(
+        self, s: Hashable, memo: dict, done_value: Fraction, step_cost: int
+    ) -> Fraction:
+        """The chain's first-step equation from ``s``, solved for self-loops:
+        X(s) = cost + stay X(s) + sum p X(t)  =>  X(s) = (cost + sum p X(t)) / (1 - stay).
+
+        With cost 0 and done worth 1 it gives P(done eventually); with cost 1 and done worth
+        0, the expected number of steps.
+        """
         if self._done(s):
-            return Fraction(0)
-        if s in self._means:
-            return self._means[s]
-        self._means[s] = None  # guards against cycles other than self-loops
-        stay = Fraction(0)
-        total = Fraction(1)
+            return done_value
+        if s in memo:
+            value = memo[s]
+            if value is None:
+                raise ValueError("StepCount needs a chain whose only loops are self-loops")
+            return value
+        memo[s] = None  # in progress
+        stay, total = Fraction(0), Fraction(step_cost)
         for t, p in self._step_fn(s):
             if not p:
                 continue
             if t == s:
                 stay += p
-                continue
-            if t in self._means and self._means[t] is None and not self._done(t):
-                raise ValueError("StepCount needs a chain whose only loops are self-loops")
-            sub = self._mean_from(t)
-            if sub is None:
-                return None
-            total += p * sub
-        if stay == 1:
-            return None
-        # E = 1 + stay * E + sum p E'  =>  E = (1 + sum p E') / (1 - stay)
-        self._means[s] = total / (1 - stay)
-        return self._means[s]
+            else:
+                total += p * self._solve_from(t, memo, done_value, step_cost)
+        memo[s] = Fraction(0) if stay == 1 else total / (1 - stay)
+        return memo[s]
+
+    @functools.cached_property
+    def eventually(self) -> sympy.Rational:
+        """P(it happens at all): below 1 only if some course makes success impossible."""
+        memo: dict = {}
+        return _q(
+            sum(
+                (p * self._solve_from(s, memo, Fraction(1), 0) for s, p in self._first), Fraction(0)
+            )
+        )
+
+    @property
+    def never(self) -> sympy.Rational:
+        """P(it never happens)."""
+        return 1 - self.eventually
 
     @functools.cached_property
     def mean(self) -> sympy.Rational | None:
-        """The exact expected number of steps (None if success may never come)."""
-        total = Fraction(1)
-        for s, p in self._first:
-            sub = self._mean_from(s)
-            if sub is None:
-                return None
-            total += p * sub
-        return _q(total)
-
-    @functools.cached_property
-    def never(self) -> Fraction:
-        """P(it never happens): positive only when success is impossible from some state."""
-        if self.mean is not None:
-            return Fraction(0)
-        self._extend(200)
-        return Fraction(0) if not self._live else 1 - self.cdf(200)
+        """The exact expected number of steps (None when success may never come)."""
+        if self.eventually != 1:
+            return None
+        memo: dict = {}
+        return _q(
+            1
+            + sum(
+                (p * self._solve_from(s, memo, Fraction(0), 1) for s, p in self._first), Fraction(0)
+            )
+        )
 
     def table(self, n: int = 8) -> ProbTable:
         """P(N = k) and P(N <= k) for k = 1..n, and the tail P(N > n)."""
@@ -241,12 +250,16 @@ class StepCount:
         return ProbTable(rows, header=(f"{self.unit}s", "P(exactly)", "P(at most)"))
 
     def __repr__(self) -> str:
-        mean = "never ends" if self.mean is None else f"mean {self.mean}"
+        mean = f"happens with P = {self.eventually}" if self.mean is None else f"mean {self.mean}"
         head = ", ".join(f"{k}: {self.pmf(k)}" for k in range(1, 5))
         return f"StepCount({self.unit}s: {mean}; P(N=k) {head}, ...)"
 
     def _repr_html_(self) -> str:
-        mean = "never ends" if self.mean is None else f"{self.mean} ({float(self.mean):.3f})"
+        mean = (
+            f"none (it happens with probability {self.eventually})"
+            if self.mean is None
+            else f"{self.mean} ({float(self.mean):.3f})"
+        )
         return f"<p>{escape(self.unit)}s needed, mean {mean}</p>" + self.table()._repr_html_()
 
 
@@ -310,10 +323,14 @@ class RollOdds:
             ),
             ("shields spent in that action (mean)", str(self.expected_shields)),
         ]
-        need = "2 successes (troops inside)" if self.successes_needed == 2 else "1 success"
+        need = "2 successes: troops inside" if self.successes_needed == 2 else "1 success"
         for label, count in (("actions", self.actions), ("turns", self.turns)):
-            mean = "never" if count.mean is None else f"{count.mean} ({float(count.mean):.3f})"
-            rows.append((f"{label} to take it, {need}: mean", mean))
+            mean = (
+                f"never certain: P(ever) = {count.eventually}"
+                if count.mean is None
+                else f"mean {count.mean} ({float(count.mean):.3f})"
+            )
+            rows.append((f"{label} to take it ({need})", mean))
         if self.expected_shields_until_taken is not None:
             rows.append(
                 ("shields spent until taken (mean)", str(self.expected_shields_until_taken))

@@ -118,6 +118,16 @@ def test_good_fortune_rolls_the_green_die_for_that_action_only():
     )
 
 
+def test_a_castle_out_of_reach_is_never_taken():
+    # Good fortune's green die clears the troops, but the red die can never make the 4 after.
+    rules = Rules(red=(1, 1, 1, 1, 1, 1), green=(4, 4, 4, 4, 5, 6))
+    odds = ho.castle_assault(4, rules=rules, good_fortune=True, troops_inside=True)
+    assert odds.actions.eventually == 0 and odds.actions.never == 1
+    assert odds.actions.mean is None and odds.turns.mean is None
+    assert "P(ever) = 0" in repr(odds)
+    assert odds.actions.pmf(5) == 0
+
+
 def test_diplomacy_by_hand():
     # Legitimacy 2 is in the red band; 5 is yellow; 12 is green (RULINGS H2).
     assert ho.diplomacy(2).probability == R(5, 6)
