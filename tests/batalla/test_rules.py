@@ -393,3 +393,13 @@ def test_rule_files_are_validated(tmp_path):
     path.write_text('{"reroll_on_tie": true, "dragon_costs": [1, 1, 1]}')
     rules = Rules.load(path)
     assert rules.reroll_on_tie and rules.dragon_attack_level == 3
+
+
+def test_every_rule_field_is_documented_in_the_rulings():
+    import dataclasses
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "rulings.md"
+    section = docs.read_text(encoding="utf-8").split("<!-- batalla rulings -->")[1]
+    missing = [f.name for f in dataclasses.fields(Rules) if f"`{f.name}" not in section]
+    assert missing == []
