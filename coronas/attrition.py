@@ -48,6 +48,7 @@ __all__ = [
     "clear_cache",
     "dice_by_size",
     "expected_rounds",
+    "markov_chain",
     "negative_binomial_win",
     "round_outcomes",
     "simulate",
@@ -429,6 +430,52 @@ def win_table(
         )
 
     return sympy.Matrix(max_attacker, max_defender, lambda i, j: _rational(win(i + 1, j + 1)))
+
+
+def markov_chain(rules: AttritionRules, attacker: int, defender: int):
+    """The battle as an absorbing Markov chain: a ``networkx.DiGraph`` on ``(a, d)`` pairs.
+
+    Node attributes: ``attacker``, ``defender``, ``absorbing``, ``winner`` (``"attacker"``,
+    ``"defender"`` or None), ``attacker_wins`` (P(attacker wins) from there, a Fraction).
+    Edge attributes: ``p``, the exact probability of one round's move (a round in which
+    nobody loses is a self-loop), and ``label``. ``G.graph["start"]`` is the first node.
+
+    >>> G = markov_chain(RISK, 2, 1)
+    >>> G.edges[(2, 1), (2, 0)]["p"], G.edges[(2, 1), (1, 1)]["p"]
+    (Fraction(125, 216), Fraction(91, 216))
+    """
+    import networkx as nx
+
+    _check_sizes(attacker, defender, allow_zero=False)
+    solver = _solver(rules)
+    solver.solve(attacker, defender)
+    G = nx.DiGraph(start=(attacker, defender), rules=rules.name)
+    todo, seen = [(attacker, defender)], {(attacker, defender)}
+    while todo:
+        a, d = todo.pop()
+        over = a == 0 or d == 0
+        wins = sum(
+            (p for (x, y), p in solver.ends[(a, d)].items() if y == 0 and x > 0), Fraction(0)
+        )
+        G.add_node(
+            (a, d),
+            attacker=a,
+            defender=d,
+            absorbing=over,
+            winner=("attacker" if d == 0 else "defender") if over else None,
+            attacker_wins=wins,
+        )
+        if over:
+            continue
+        moves: dict[tuple[int, int], Fraction] = {}
+        for nxt, p in solver._transitions(a, d):
+            moves[nxt] = moves.get(nxt, Fraction(0)) + p
+        for nxt, p in moves.items():
+            G.add_edge((a, d), nxt, p=p, label=str(p))
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return G
 
 
 def simulate(

@@ -15,6 +15,7 @@ from coronas.attrition import (
     attacker_win_probability,
     dice_by_size,
     expected_rounds,
+    markov_chain,
     negative_binomial_win,
     round_outcomes,
     simulate,
@@ -181,3 +182,21 @@ def test_rules_are_validated():
         solve(HIERRO, -1, 2)
     assert dice_by_size(lambda n: [D6] * min(n, 3), 6) == RISK.attacker_dice
     assert RISK.dice("attacker", 7) == (D6, D6, D6)
+
+
+def test_markov_chain_rows_sum_to_one_and_absorb_the_battle():
+    G = markov_chain(RISK, 3, 2)
+    assert G.graph["start"] == (3, 2)
+    # The classic 3 v 2 round: 2890/7776 the defender loses two, 2611/7776 one each.
+    assert G.edges[(3, 2), (3, 0)]["p"] == F(2890, 7776)
+    assert G.edges[(3, 2), (2, 1)]["p"] == F(2611, 7776)
+    for node, data in G.nodes(data=True):
+        out = sum(G.edges[node, v]["p"] for v in G.successors(node))
+        assert out == (0 if data["absorbing"] else 1)
+    start = G.nodes[(3, 2)]["attacker_wins"]
+    assert start == F(
+        int(attacker_win_probability(RISK, 3, 2).p), int(attacker_win_probability(RISK, 3, 2).q)
+    )
+    # Ties to nobody: the round that changes nothing is a self-loop.
+    rules = AttritionRules(attacker_dice=D6, defender_dice=D6, ties="none")
+    assert markov_chain(rules, 1, 1).edges[(1, 1), (1, 1)]["p"] == F(1, 6)
