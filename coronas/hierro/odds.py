@@ -363,7 +363,8 @@ def _roll_odds(
     successes: int,
     actions_left: int | None,
 ) -> RollOdds:
-    _count("target", target, -(10**9))
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise ValueError(f"target: expected the whole number on the banner, got {target!r}")
     _count("shields", shields, 0)
     per_turn = rules.actions_per_turn
     first_turn = per_turn if actions_left is None else _count("actions_left", actions_left, 1)
@@ -1188,7 +1189,9 @@ def battle(
     1, yellow 2, green 3 or more), re-chosen after every loss, and the attacker wins ties.
     The attacker rolls first and may spend shields on rerolls without seeing the defender's
     die; then the defender rolls and rerolls knowing the attacker's result. The attacker
-    maximises, the defender minimises the attacker's chance of winning the battle.
+    maximises, the defender minimises the attacker's chance of winning the battle. Rerolls
+    are the ones the game offers (as in :mod:`coronas.hierro.state`): the attacker's below its
+    die's highest face, the defender's when it is losing the roll and could still win it.
 
     ``cavalry_charge``: the attacker played Cavalry charge and rolls its die (yellow)
     throughout, and scores a victory point if it wins. Good fortune is a card for a castle
