@@ -132,6 +132,15 @@ def test_bots_per_seat_and_missing_bot():
     assert calls == [0] and model.state.history[-1] == GiveUp()
 
 
+def test_player_names():
+    model = StepperModel(new_state(target=7), names=["Ada"])
+    model.roll()
+    model.play(GiveUp())
+    assert model.log[-1] == "Ada: give up" and model.status.endswith("Winner(s): Ada")
+    with pytest.raises(ValueError, match="expected 1 names, got 2"):
+        StepperModel(new_state(), names=["Ada", "Bo"])
+
+
 def test_action_group_names():
     assert action_group(GiveUp()) == "Give up"
     assert action_group(Reroll()) == "Reroll"

@@ -42,7 +42,7 @@ def figure_html(fig: Any, dpi: int = 80) -> str:
 _DRAWERS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "coronas.hierro": ("coronas.plotting.hierro", "draw_board", {"figsize": (9, 8)}),
     "coronas.carolus": ("coronas.plotting.carolus", "draw_ring", {}),
-    "coronas.batalla": ("coronas.plotting.batalla", "draw_kingdoms", {}),
+    "coronas.batalla": ("coronas.plotting.batalla", "draw_boards", {}),
 }
 
 

@@ -427,9 +427,9 @@ class HierroBattleModel(OddsModel):
             size, size, attacker_shields, defender_shields, cavalry_charge=cavalry_charge
         )
         answer.figure = heatmap_figure(
-            [[_f(matrix[i, j]) for j in range(size)] for i in range(size)],
+            matrix,
             mark=(attacker, defender),
-            title=f"P(attacker wins), shields {attacker_shields} v {defender_shields}{card}",
+            title=f"P(attacker wins), %, shields {attacker_shields} v {defender_shields}{card}",
         )
         return answer
 
@@ -443,31 +443,18 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def heatmap_figure(
-    matrix: Sequence[Sequence[Fraction]],
-    mark: tuple[int, int] | None = None,
-    title: str = "",
-    xlabel: str = "defending pawns",
-    ylabel: str = "attacking pawns",
+    table: Any, mark: tuple[int, int] | None = None, title: str | None = None
 ) -> Any:
-    """A heatmap of probabilities (row i: i+1 attackers, column j: j+1 defenders), each cell
-    labelled with its percentage; ``mark`` boxes one (attackers, defenders) cell."""
+    """A Corona de Hierro heatmap (:func:`coronas.plotting.odds.draw_battle_heatmap`) of a
+    ``battle_table`` on its own figure; ``mark`` boxes one (attackers, defenders) cell."""
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
-    rows, cols = len(matrix), len(matrix[0])
-    fig = Figure(figsize=(0.75 * cols + 1.8, 0.6 * rows + 1.2))
-    ax = fig.add_subplot()
-    values = [[float(p) for p in row] for row in matrix]
-    ax.imshow(values, cmap="RdYlGn", vmin=0, vmax=1, origin="lower")
-    for i in range(rows):
-        for j in range(cols):
-            ax.text(j, i, f"{values[i][j] * 100:.0f}", ha="center", va="center", fontsize=8)
-    ax.set_xticks(range(cols), [str(j + 1) for j in range(cols)])
-    ax.set_yticks(range(rows), [str(i + 1) for i in range(rows)])
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    if title:
-        ax.set_title(title, fontsize=9)
+    from coronas.plotting.odds import draw_battle_heatmap
+
+    rows, cols = table.shape
+    fig = Figure(figsize=(0.55 * cols + 2, 0.5 * rows + 1.4))
+    ax = draw_battle_heatmap(table, ax=fig.add_subplot(), title=title)
     if mark is not None and mark[0] <= rows and mark[1] <= cols:
         ax.add_patch(Rectangle((mark[1] - 1.5, mark[0] - 1.5), 1, 1, fill=False, lw=2.5))
     return fig

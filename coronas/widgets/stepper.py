@@ -152,9 +152,19 @@ class StepperModel:
 
     ``bots`` is one bot for every seat, a list (one per player) or a dict player -> bot;
     by default :class:`~coronas.engine.RandomBot`. ``seed`` seeds both the dice and the bots.
+    ``names`` (one per player) say how the log and the status call the players.
     """
 
-    def __init__(self, state: State, bots: Any = None, seed: int | None = 0):
+    def __init__(
+        self,
+        state: State,
+        bots: Any = None,
+        seed: int | None = 0,
+        names: Sequence[str] | None = None,
+    ):
+        if names is not None and len(names) != state.num_players:
+            raise ValueError(f"names: expected {state.num_players} names, got {len(names)}")
+        self.names = tuple(names) if names is not None else None
         self.state = state
         self.seed = seed
         self.rng = random.Random(seed)
@@ -164,8 +174,11 @@ class StepperModel:
 
     # -- what is shown ---------------------------------------------------------------------
     def player_name(self, player: int) -> str:
-        """How a player is called: the state's ``player_name(p)`` if it has one, else the
-        rule set's player colours if it has them, else ``"player p"`` as the engine says."""
+        """How a player is called: the ``names`` given, else the state's ``player_name(p)``
+        if it has one, else the rule set's player colours if it has them, else ``"player p"``
+        as the engine says."""
+        if self.names is not None:
+            return self.names[player]
         namer = getattr(self.state, "player_name", None)
         if callable(namer):
             return str(namer(player))
@@ -300,10 +313,11 @@ class Stepper:
         seed: int | None = 0,
         draw: Callable[[Any], Any] | bool | None = True,
         log_lines: int = 12,
+        names: Sequence[str] | None = None,
     ):
         import ipywidgets as w
 
-        self.model = StepperModel(state, bots=bots, seed=seed)
+        self.model = StepperModel(state, bots=bots, seed=seed, names=names)
         self.draw = find_drawer(state) if draw is True else (draw or None)
         self.log_lines = log_lines
         button = dict(layout=w.Layout(width="auto"))
