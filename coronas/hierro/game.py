@@ -60,7 +60,7 @@ class Game(engine.Game):
         elif not isinstance(board, Board):
             raise ValueError(f"board must be a Board, a board file path or None, got {board!r}")
         self.board = board
-        self.info = BoardInfo(board, pawns=self.rules.army_pawns)
+        self.info = _board_info(board, self.rules.army_pawns)
         self.colours = tuple(self.rules.colours)
         self.roll_outcomes = {
             colour: tuple(
@@ -76,7 +76,8 @@ class Game(engine.Game):
             )
 
     def _default_board(self) -> bool:
-        return self.board == load_board()
+        default = load_board()
+        return self.board is default or self.board == default
 
     def params(self) -> dict[str, Any]:
         out = super().params()
@@ -95,3 +96,18 @@ class Game(engine.Game):
     def position(self, **kwargs: Any) -> HierroState:
         """A position set up by hand: see :meth:`HierroState.from_position`."""
         return HierroState.from_position(self, **kwargs)
+
+
+# Lookup tables per board (the default board is loaded once, so its tables are built once).
+# Keyed by id; the board itself is kept alongside so the id cannot be reused.
+_INFO: dict[tuple[int, int], tuple[Board, BoardInfo]] = {}
+
+
+def _board_info(board: Board, pawns: int) -> BoardInfo:
+    key = (id(board), pawns)
+    hit = _INFO.get(key)
+    if hit is None or hit[0] is not board:
+        if len(_INFO) > 32:
+            _INFO.clear()
+        hit = _INFO[key] = (board, BoardInfo(board, pawns=pawns))
+    return hit[1]

@@ -85,8 +85,10 @@ BARBARIANS = (SARACENS, MAGYARS)
 DECKS = ("military", "political")
 
 # Fields of the state that are mutable containers (copied on snapshot/restore).
-_LISTS = ("legit", "vp", "shields", "pawns", "banners", "hand_em", "loyalty", "hands", "looking")
-_DICTS = ("owner", "troops", "at_castle", "zone", "discards", "tiles")
+# ``decks``, ``discards``, ``tiles``, ``looking`` and ``loyalty`` change rarely: they are
+# replaced, never changed in place (copy on write), so snapshots share them.
+_LISTS = ("legit", "vp", "shields", "pawns", "banners", "hand_em", "hands")
+_DICTS = ("owner", "troops", "at_castle", "zone")
 
 
 class BoardInfo:
@@ -188,7 +190,6 @@ class HierroState(State):
         for k in _DICTS:
             d[k] = dict(d[k])
         d["armies"] = {c: dict(a) for c, a in d["armies"].items()}
-        d["decks"] = {k: dict(v) for k, v in d["decks"].items()}
         if d["fight"] is not None:
             d["fight"] = dict(d["fight"])
         return d
@@ -288,12 +289,12 @@ class HierroState(State):
         elif step == "keep":
             self._on_keep(action.card)
         elif step == "tile":
-            self.tiles[action.castle] = action.tile
+            self.tiles = {**self.tiles, action.castle: action.tile}
             if len(self.tiles) == len(self.info.neutral):
                 self._begin_loyalty()
         elif step == "loyalty":
             i = self.loyalty.index(None)
-            self.loyalty[i] = action.card
+            self.loyalty = [*self.loyalty[:i], action.card, *self.loyalty[i + 1 :]]
             if None not in self.loyalty:
                 self._begin_deal()
         elif step == "choose_castle":
@@ -647,7 +648,8 @@ class HierroState(State):
 
     def _on_draw(self, card: str) -> None:
         (p, deck), self.queue = self.queue[0], self.queue[1:]
-        pile = self.decks[deck]
+        pile = dict(self.decks[deck])  # copy on write: snapshots share the decks
+        self.decks = {**self.decks, deck: pile}
         pile[card] -= 1
         if not pile[card]:
             del pile[card]
@@ -656,7 +658,7 @@ class HierroState(State):
         if self.into == "hand":
             self.hands[p] = tuple(sorted((*self.hands[p], card)))
         else:
-            self.looking[p] = tuple(sorted((*self.looking[p], card)))
+            self._look(p, tuple(sorted((*self.looking[p], card))))
         if not self.queue:
             self._after_draws()
 
@@ -681,11 +683,16 @@ class HierroState(State):
         while self.step == "keep" and self.keep_left == 0:
             self._next_keeper()
 
+    def _look(self, p: int, cards: tuple[str, ...]) -> None:
+        looking = list(self.looking)  # copy on write
+        looking[p] = cards
+        self.looking = looking
+
     def _on_keep(self, card: str) -> None:
         p = self.keeper
         look = list(self.looking[p])
         look.remove(card)
-        self.looking[p] = tuple(look)
+        self._look(p, tuple(look))
         self.hands[p] = tuple(sorted((*self.hands[p], card)))
         self.keep_left -= 1
         if self.keep_left == 0:
@@ -700,10 +707,14 @@ class HierroState(State):
         # Everyone has chosen: the rest go back to their decks (which are then shuffled:
         # a deck is held as counts, so its order is always random).
         for p in range(self.num_players):
+            if not self.looking[p]:
+                continue
+            decks = {k: dict(v) for k, v in self.decks.items()}
             for card in self.looking[p]:
-                deck = self.decks["military" if card_kind(card) in MILITARY_KINDS else "political"]
+                deck = decks["military" if card_kind(card) in MILITARY_KINDS else "political"]
                 deck[card] = deck.get(card, 0) + 1
-            self.looking[p] = ()
+            self.decks = decks
+            self._look(p, ())
         if self.after == "draft":
             self._start_play()
         else:
@@ -1324,7 +1335,7 @@ class HierroState(State):
         hand = list(self.hands[p])
         hand.remove(card)
         self.hands[p] = tuple(hand)
-        self.discards[card] = self.discards.get(card, 0) + 1
+        self.discards = {**self.discards, card: self.discards.get(card, 0) + 1}
 
     def _do_move(self, p: int, a: Move | PlayForcedMarch) -> None:
         self._remove_pawns(a.frm, p, a.count)
