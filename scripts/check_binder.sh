@@ -12,7 +12,8 @@ step() { echo "-- check_binder: $*"; }
 fail() { echo "check_binder: FAILED: $*" >&2; exit 1; }
 
 want=$(sed -n 's/^python-\([0-9]*\.[0-9]*\).*/\1/p' "$root/binder/runtime.txt")
-have=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+have=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) \
+  || fail "cannot run Python as '$python' (set PYTHON to a Python $want interpreter)"
 if [ "$want" != "$have" ]; then
   echo "check_binder: note: Binder uses Python $want, this check runs Python $have" >&2
 fi

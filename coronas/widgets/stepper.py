@@ -444,13 +444,19 @@ class Stepper:
         self._fill_actions()
 
         table = model.chance_table()
+        cell = "style='padding:1px 8px;text-align:right'"
         rows = "".join(
-            f"<tr><td>{escape(str(o))}</td><td style='text-align:right'><b>{p}</b></td>"
-            f"<td style='text-align:right;color:#666'>{float(p) * 100:.2f}%</td></tr>"
+            f"<tr><td style='padding:1px 8px'>{escape(str(o))}</td><td {cell}><b>{p}</b></td>"
+            f"<td {cell}><span style='color:#666'>{float(p) * 100:.2f}%</span></td></tr>"
             for o, p in table
         )
         self.chance_html.value = (
-            f"<table><tr><th>outcome</th><th>P</th><th></th></tr>{rows}</table>" if rows else ""
+            "<div style='max-height:15em;overflow-y:auto;display:inline-block'>"
+            "<table style='border-collapse:collapse;line-height:1.3'>"
+            f"<tr><th style='padding:1px 8px'>outcome</th><th>P</th><th></th></tr>{rows}"
+            "</table></div>"
+            if rows
+            else ""
         )
         self.outcome_select.options = [(f"{o}  ({p})", i) for i, (o, p) in enumerate(table)]
         self.outcome_select.value = 0 if table else None
@@ -470,7 +476,7 @@ class Stepper:
         skipped = len(model.log) - len(lines)
         head = f"<i>... {skipped} earlier steps</i><br>" if skipped else ""
         self.log.value = (
-            "<div style='font-family:monospace;font-size:90%'>"
+            "<div style='font-family:monospace;font-size:90%;line-height:1.35'>"
             + head
             + "<br>".join(escape(line) for line in lines)
             + "</div>"
