@@ -123,12 +123,10 @@ class GreedyBot:
             return 4.0 * _p_ge(r.diplomacy_die(state.legit[p]), target)
         if isinstance(a, AttackArmy | PlayCavalryCharge):
             mine, theirs = state.army(a.city, p), state.army(a.city, a.defender)
-            allied = state.allied(p, a.defender)
-            return (
-                (mine - theirs) * 1.5
-                + (0.5 if isinstance(a, PlayCavalryCharge) else 0)
-                - (4 if allied else 0)
-            )
+            cavalry = isinstance(a, PlayCavalryCharge)
+            win = _p_battle(r, mine, theirs, cavalry)
+            allied = 4.0 if state.allied(p, a.defender) else 0.0
+            return 4.0 * win - 2.5 * (1 - win) + (r.cavalry_vp * win if cavalry else 0) - allied
         if isinstance(a, Recruit | PlayLoyalVassal):
             return 2.5
         if isinstance(a, SendEmissary):
@@ -169,6 +167,23 @@ class GreedyBot:
 
 def _p_ge(die: Any, target: int) -> float:
     return float(die.p_ge(target))
+
+
+_BATTLES: dict[tuple[Any, int, int, bool], float] = {}
+
+
+def _p_battle(rules: Any, attacker: int, defender: int, cavalry: bool) -> float:
+    """P(the attacker wins), no shields: exact from coronas.hierro.odds, else a rough guess."""
+    key = (rules, attacker, defender, cavalry)
+    if key not in _BATTLES:
+        try:
+            from coronas.hierro import odds
+        except ImportError:  # the odds module is optional for the bots
+            _BATTLES[key] = attacker / (attacker + defender)
+        else:
+            result = odds.battle(attacker, defender, rules=rules, cavalry_charge=cavalry)
+            _BATTLES[key] = float(result.attacker_wins)
+    return _BATTLES[key]
 
 
 def _card_value(card: str) -> float:

@@ -257,7 +257,12 @@ class Rules(RuleSet):
             raise ValueError("draft_draw: expected 1 or more")
 
     def __hash__(self) -> int:
-        return hash(json.dumps(self.to_dict(), sort_keys=True))
+        # The decks are dicts, so the generated hash would fail; hash the plain data once.
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(json.dumps(self.to_dict(), sort_keys=True))
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
     # -- dice ---------------------------------------------------------------------------------
     def faces(self, colour: str) -> tuple[int, ...]:
