@@ -1,0 +1,110 @@
+"""End to end, in a real browser: JupyterLab serves the notebooks, headless Chromium runs them
+and a test clicks the widgets as a person would.
+
+Needs Debian's Chromium at /usr/bin/chromium (``apt-get install -y chromium``); Playwright
+drives it, no browser is downloaded. Without it the tests are skipped, unless
+``CORONAS_REQUIRE_BROWSER=1`` (as in CI), when they fail.
+
+``CORONAS_UPDATE_FIGURES=1`` also copies the screenshot of the stepper to
+``figures/stepper.png`` (the picture README shows).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.browser.lab import CHROMIUM, chromium_page, lab_server, run_all_cells, widget_text
+from tests.browser.stepper import StepperOnPage
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+PLAY = "05-play-corona-de-hierro.ipynb"
+ODDS = "03-castle-assaults-and-diplomacy.ipynb"
+
+
+def _require_browser() -> None:
+    if CHROMIUM.exists():
+        return
+    reason = f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium)"
+    if os.environ.get("CORONAS_REQUIRE_BROWSER") == "1":
+        pytest.fail(reason + "; CORONAS_REQUIRE_BROWSER=1 requires the browser test to run")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    _require_browser()
+    with lab_server([NOTEBOOKS / PLAY, NOTEBOOKS / ODDS], tmp_path_factory.mktemp("lab")) as server:
+        yield server
+
+
+@pytest.fixture
+def page():
+    with chromium_page(viewport=(1280, 1100)) as page:
+        yield page
+
+
+def test_stepper_plays_an_action_and_rolls_the_dice(lab, page, tmp_path):
+    run_all_cells(page, lab, PLAY, timeout_s=240)
+    # The first stepper shows the position set up by hand: red at Verona and Brescia.
+    stepper = StepperOnPage(page, 0)
+    start = stepper.seen()
+    assert stepper.at_decision() and not stepper.at_chance_node()
+    assert "to move" in start.status
+    assert "<img" in start.board or "<svg" in start.board  # the map is drawn
+
+    # An action: move an army. The map and the log change.
+    first = stepper.choose_kind("Move")
+    before, after = stepper.play()
+    assert after.board != before.board, "the map did not change after a move"
+    assert first.strip() in after.log and after.log.startswith(before.log)
+
+    # Another action that rolls: attack a castle. The status turns to the dice.
+    attack = stepper.choose_kind("Attack castle")
+    before, after = stepper.play()
+    assert attack.split("(")[0].strip() in after.log
+    assert after.status.startswith("Chance") and stepper.at_chance_node()
+    odds_shown = widget_text(stepper.root.locator("table").last)
+    assert re.search(r"\b1/6\b", odds_shown), odds_shown  # six faces, each with exactly 1/6
+
+    page.add_style_tag(content=".jp-NotebookPanel-toolbar { visibility: hidden; }")
+    shot = tmp_path / "stepper.png"
+    stepper.root.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+
+    # Roll: the seeded die is applied, logged with its exact probability.
+    before, after = stepper.roll()
+    new = after.log[len(before.log) :]
+    assert re.search(r"chance: roll \d \(probability 1/6", new), new
+    assert after.status != before.status
+    assert not stepper.at_chance_node()
+
+    if os.environ.get("CORONAS_UPDATE_FIGURES") == "1":
+        shutil.copy(shot, ROOT / "figures" / "stepper.png")
+
+
+def test_odds_calculator_answers_as_the_inputs_change(lab, page):
+    run_all_cells(page, lab, ODDS, timeout_s=180)
+    calc = page.locator(".widget-vbox").filter(has_text="Corona de Hierro: attack a castle").last
+    answer = calc.locator(".widget-html").nth(1)
+    # Target 5 with 2 pawns (yellow d6), one reroll: 1 - (4/6)**2 = 5/9.
+    assert "5/9" in widget_text(answer)
+    # One more shield: 1 - (4/6)**3 = 19/27. Moved from the keyboard, as a person can.
+    shields = calc.locator(".widget-slider").filter(has_text="Shields").locator(".noUi-handle")
+    shields.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "el => el.innerText.includes('19/27')", arg=answer.element_handle(), timeout=30_000
+    )
+    # Target 6 is rolled one time in 6 on each try: 1 - (5/6)**3 = 91/216.
+    target = calc.locator(".widget-slider").filter(has_text="Left banner").locator(".noUi-handle")
+    target.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "el => el.innerText.includes('91/216')", arg=answer.element_handle(), timeout=30_000
+    )
