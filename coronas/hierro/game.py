@@ -69,6 +69,13 @@ class Game(engine.Game):
             )
             for colour in DIE_COLOURS
         }
+        r = self.rules
+        dealt = self.num_players * (r.draft_draw if r.advanced else 1)
+        for kind in ("military", "political"):
+            if sum(r.deck(kind).values()) <= dealt:
+                raise ValueError(
+                    f"the {kind} deck needs more than the {dealt} cards dealt at the start"
+                )
         starts = len(board.start_castles(players=self.num_players))
         if starts < self.num_players:
             raise ValueError(

@@ -218,12 +218,21 @@ class HierroState(State):
     def _check(self, action: Any) -> None:
         # Turn actions are checked by the same rule functions that build legal_actions, so
         # the reason is specific and the check does not list every legal action.
-        if self.step == "play":
+        step = self.step
+        if step == "play":
             reason = self._reason(action)
             if reason is not None:
                 raise IllegalAction(reason)
             return
-        super()._check(action)
+        # Fast paths for the commonest chance outcomes (the general check lists them all).
+        if step == "roll" and type(action) is Roll:
+            ok = action.value in self.rules.faces(self._roll_colour())
+        elif step == "draw" and type(action) is Draw:
+            ok = self.decks[self.queue[0][1]].get(action.card, 0) > 0
+        else:
+            ok = False
+        if not ok:
+            super()._check(action)
 
     def _why_illegal(self, action: Any) -> str | None:
         if self.step == "play":
@@ -238,9 +247,7 @@ class HierroState(State):
                 return f"{who} is not looking at a {action.card} card"
             return f"{who} must first choose which card to keep"
         if self.step == "reroll":
-            if isinstance(action, Reroll):
-                return f"{who} has no experience shield to spend"
-            return f"{who} must first decide whether to reroll"
+            return f"{who} must first decide whether to spend a shield and reroll"
         return None
 
     def _legal_actions(self) -> list[Any]:

@@ -151,11 +151,17 @@ def test_first_action_ending_the_game_forfeits_the_second():
 
 
 def test_drawing_the_last_card_ends_the_game():
-    rules = Rules(military_deck={"resistance": 1}, political_deck={"pope": 5})
-    s = Game(players=3, rules=rules).position()
+    rules = Rules(military_deck={"resistance": 4}, political_deck={"pope": 5})
+    s = Game(players=3, rules=rules).position(hands=[("resistance",)] * 3)
+    assert s.decks["military"] == {"resistance": 1}
     s.apply(TakeCard("military"))
     s.apply(Draw("resistance"))
     assert s.is_terminal() and s.end_reason == "the last card of a deck was drawn"
+
+
+def test_decks_too_small_for_the_deal_are_refused():
+    with pytest.raises(ValueError, match="military deck needs more than the 3 cards"):
+        Game(players=3, rules=Rules(military_deck={"resistance": 3}))
 
 
 def test_scores_by_category_and_tie_breaks():
