@@ -4,16 +4,17 @@
 :class:`Stepper` is the ipywidgets view over it. Nothing here knows a rule of any game:
 everything comes from ``legal_actions()``, ``chance_outcomes()``, ``apply`` and ``undo``.
 
->>> from tests.toygame import ToyGame
->>> model = StepperModel(ToyGame().new_initial_state(), seed=1)
->>> [f"{o}: {p}" for o, p in model.chance_table()][:2]
-['roll 1: 1/6', 'roll 2: 1/6']
->>> model.enter("7")
+>>> from coronas.batalla import Game
+>>> model = StepperModel(Game(seed=1).new_initial_state(), names=["player 1", "player 2"])
+>>> outcome, p = model.chance_table()[0]
+>>> print(outcome, p)
+roll-off 1 against 2: player 2 goes first 1/30
+>>> model.enter("3 3")              # a tie is rolled again: not an outcome
 False
->>> print(model.message)
-'7' is not a possible outcome here; the possible outcomes are: roll 1, ..., roll 6
->>> model.enter("2"), model.state.last
-(True, 2)
+>>> print(model.message[:60])
+'3 3' is not a possible outcome here; the possible outcomes a
+>>> model.enter("5 2"), model.log
+(True, ['chance: roll-off 5 against 2: player 1 goes first  (probability 1/30 (3.33%))'])
 """
 
 from __future__ import annotations
