@@ -371,3 +371,22 @@ def test_non_turn_actions_are_refused_at_play():
     assert_illegal(s, Keep("spy"), "not an action of a turn")
     assert_illegal(s, Reroll(), "not an action of a turn")
     assert_illegal(s, PlayPope(), "no pope card in hand")
+
+
+def test_more_card_refusals():
+    from coronas.hierro import Rules
+
+    rules = Rules(military_deck={"resistance": 4})
+    s = position(rules=rules, hands=[("resistance",) * 4, (), ()], shields=[3, 0, 0])
+    assert_illegal(s, TakeCard("military"), "the military deck is empty")
+    assert_illegal(s, DrawCards("military"), "the military deck is empty")
+    full = position(
+        hands=[("spy", "pope", "hostage", "spy", "resistance"), (), ()], shields=[3, 0, 0]
+    )
+    assert_illegal(full, DrawCards("political"), "discard one first")
+
+
+def test_support_needs_a_banner():
+    castles = ("Verona", "Padua", "Friuli", "Spoleto", "Ivrea", "Brescia", "Turin", "Mantua")
+    s = position(castles={c: RED for c in castles}, emissaries={"Milan": [RED]})
+    assert_illegal(s, RequestSupport("Milan"), "no banner left to place on Milan")
