@@ -11,8 +11,8 @@ everything comes from ``legal_actions()``, ``chance_outcomes()``, ``apply`` and 
 roll-off 1 against 2: player 2 goes first 1/30
 >>> model.enter("3 3")              # a tie is rolled again: not an outcome
 False
->>> print(model.message[:60])
-'3 3' is not a possible outcome here; the possible outcomes a
+>>> print(model.message[:41])
+'3 3' is not a possible outcome here; the
 >>> model.enter("5 2"), model.log
 (True, ['chance: roll-off 5 against 2: player 1 goes first  (probability 1/30 (3.33%))'])
 """
