@@ -1712,11 +1712,44 @@ class HierroState(State):
         return "\n".join(self.summary())
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<li>{escape(line)}</li>" for line in self.summary()[1:])
+        """A table of the players (Jupyter); ``draw_board(state=...)`` draws the map."""
+        head = escape(self.summary()[0])
+        cells = (
+            "player",
+            "legitimacy",
+            "shields",
+            "cards",
+            "VP",
+            "castles",
+            "armies",
+            "emissaries",
+        )
+        rows = []
+        for p in range(self.num_players):
+            castles = ", ".join(c + ("*" if self.troops.get(c) else "") for c in self.castles_of(p))
+            armies = ", ".join(f"{c} {a[p]}" for c, a in sorted(self.armies.items()) if p in a)
+            marker = " &#9654;" if p == self._current_player() else ""
+            values = (
+                f"<b>{escape(self.colour(p))}</b>{marker}",
+                f"{self.legit[p]} ({self.band(p)})",
+                self.shields[p],
+                len(self.hands[p]),
+                self.vp[p],
+                escape(castles or "-"),
+                escape(armies or "-"),
+                f"{self.hand_em[p]} in hand",
+            )
+            rows.append("<tr>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
+        extra = "".join(
+            f"<li>{escape(line)}</li>" for line in self.summary()[1 + self.num_players :]
+        )
         return (
-            f"<div><b>Corona de Hierro</b>: {escape(self.summary()[0])}<ul>{rows}</ul>"
-            "<small>coronas.plotting.hierro.draw_board(state=...) draws it on the map"
-            "</small></div>"
+            f"<div><b>Corona de Hierro</b>: {head}<table><tr>"
+            + "".join(f"<th>{c}</th>" for c in cells)
+            + "</tr>"
+            + "".join(rows)
+            + f"</table><ul>{extra}</ul><small>* troops inside; "
+            "coronas.plotting.hierro.draw_board(state=...) draws the map</small></div>"
         )
 
     def graph(self) -> nx.Graph:

@@ -243,7 +243,8 @@ def test_text_and_html_summaries():
     text = str(s)
     assert "red to play, 2 action(s) left" in text and "castles Verona*" in text
     assert "Trento 2" in text
-    assert "<ul>" in s._repr_html_()
+    html = s._repr_html_()
+    assert "<td><b>red</b> &#9654;</td>" in html and "Verona*" in html
 
 
 def test_keep_refusal_names_the_card():
