@@ -51,3 +51,14 @@ def test_bots_have_names_and_choose_legal_actions():
         action = GreedyBot().choose(state, rng)
         assert action in state.legal_actions()
         state.apply(action)
+
+
+def test_greedy_bots_finish_games_of_every_size_and_both_rule_sets():
+    reasons: Counter[str] = Counter()
+    for i in range(30):
+        rules = {"advanced": i % 2 == 0}
+        state = Game(players=3 + i % 3, seed=i, rules=rules).new_initial_state()
+        play(state, GreedyBot(), random.Random(i), max_steps=20_000)
+        assert state.is_terminal()
+        reasons[state.end_reason] += 1
+    assert sum(reasons.values()) == 30

@@ -139,7 +139,7 @@ def play_checked(players: int, seed: int, advanced: bool = False, deep: float = 
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_random_play_keeps_the_invariants_and_ends(players, seed):
     s = play_checked(players, seed)
@@ -149,13 +149,13 @@ def test_random_play_keeps_the_invariants_and_ends(players, seed):
     assert s.winners()
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31), players=st.integers(3, 5))
 def test_advanced_random_play_keeps_the_invariants(seed, players):
     play_checked(players, seed, advanced=True)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31), players=st.integers(3, 5))
 def test_save_load_and_replay_give_equal_states(seed, players):
     s = play_checked(players, seed, deep=0)
