@@ -295,6 +295,12 @@ class SimulationResult:
             lines.append(f"{self.shared} games ended in a shared victory")
         return "\n".join(lines)
 
+    def __repr__(self) -> str:
+        rates = ", ".join(
+            f"{label} {float(self.win_rate(j)):.1%}" for j, label in enumerate(self.labels)
+        )
+        return f"<SimulationResult {self.game}: {self.n_games} games, seed {self.seed}: {rates}>"
+
     def _repr_html_(self) -> str:
         from html import escape
 
