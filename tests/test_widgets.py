@@ -153,6 +153,7 @@ def test_stepper_view_roll_type_choose_undo():
     view = Stepper(new_state(), seed=1, draw=False)
     assert view.chance_box.layout.display is None
     assert view.decision_box.layout.display == "none"
+    assert "last roll None, 2 shields left" in view.status.value  # the state's own line
     assert "<b>1/6</b>" in view.chance_html.value and "16.67%" in view.chance_html.value
 
     view.typed.value = "8"

@@ -199,6 +199,12 @@ class StepperModel:
             return f"Chance: roll or draw ({len(self.chance_table())} possible outcomes)"
         return f"{self.player_name(player)} to move ({len(self.state.legal_actions())} choices)"
 
+    @property
+    def situation(self) -> str:
+        """The first line of the state's own description (turn, phase, what is rolled)."""
+        text = str(self.state).strip()
+        return text.splitlines()[0] if text else ""
+
     def action_groups(self) -> dict[str, list[Any]]:
         """The legal actions grouped by kind (``"Move army"``: [...]), in the game's order."""
         groups: dict[str, list[Any]] = {}
@@ -433,7 +439,11 @@ class Stepper:
     def refresh(self) -> None:
         """Redraw everything from the model."""
         model, state = self.model, self.model.state
-        self.status.value = f"<b>{escape(model.status)}</b>"
+        self.status.value = f"<b>{escape(model.status)}</b>" + (
+            f"<br><span style='color:#555'>{escape(model.situation)}</span>"
+            if model.situation
+            else ""
+        )
         self.board.value = state_html(state, self.draw)
         player = state.current_player
         self.decision_box.layout.display = None if player >= 0 else "none"
