@@ -14,7 +14,13 @@ from coronas.engine import Action
 
 __all__ = [
     "ACTION_TYPES",
+    "BARBARIANS",
     "CARD_ACTIONS",
+    "DECKS",
+    "MAGYARS",
+    "ROME",
+    "SARACENS",
+    "ZONE",
     "AcceptAlliance",
     "AcceptRoll",
     "AttackArmy",
@@ -50,6 +56,15 @@ __all__ = [
     "TakeCard",
     "TakeHostage",
 ]
+
+ROME = "Rome"
+SARACENS = "Saracens"
+MAGYARS = "Magyars"
+ZONE = "Alliance Zone"
+BARBARIANS = (SARACENS, MAGYARS)
+"""The off-map places emissaries go to (by these names in actions)."""
+DECKS = ("military", "political")
+"""The two initiative decks."""
 
 _frozen = dataclasses.dataclass(frozen=True)
 
