@@ -54,7 +54,7 @@ from coronas.hierro.actions import (
 from coronas.hierro.rules import card_kind
 from coronas.hierro.state import ROME, HierroState
 
-__all__ = ["GreedyBot", "RandomBot"]
+__all__ = ["BOTS", "GreedyBot", "RandomBot"]
 
 
 class RandomBot:
@@ -223,3 +223,7 @@ def _distances(board: Any) -> dict[str, dict[str, int]]:
     if key not in _distances_cache:
         _distances_cache[key] = dict(nx.all_pairs_shortest_path_length(board.graph()))
     return _distances_cache[key]
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+"""The bots by name (used by ``coronas play`` and ``coronas simulate``)."""

@@ -259,3 +259,18 @@ def test_keep_refusal_names_the_card():
     assert s == before
     s.apply(Keep("spy"))
     assert s.hands[RED] == ("spy",) and s.decks["political"]["spy"] == 3 - 1
+
+
+def test_saved_game_keeps_custom_rules_and_the_advanced_set_up():
+    rules = Rules(
+        advanced=True, green=(2, 3, 4, 5, 6, 6), colours=("black", "red", "green", "blue", "yellow")
+    )
+    s = Game(players=5, seed=9, rules=rules).new_initial_state()
+    rng = random.Random(9)
+    for _ in range(400):
+        if s.is_terminal():
+            break
+        s.apply(s.sample_chance(rng) if s.is_chance_node() else rng.choice(s.legal_actions()))
+    loaded = load_game(s.to_json())
+    assert loaded == s and loaded.rules == rules and loaded.tiles == s.tiles
+    assert loaded.colour(0) == "black"
