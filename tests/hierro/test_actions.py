@@ -390,3 +390,35 @@ def test_support_needs_a_banner():
     castles = ("Verona", "Padua", "Friuli", "Spoleto", "Ivrea", "Brescia", "Turin", "Mantua")
     s = position(castles={c: RED for c in castles}, emissaries={"Milan": [RED]})
     assert_illegal(s, RequestSupport("Milan"), "no banner left to place on Milan")
+
+
+def test_no_shield_is_gained_when_the_supply_is_empty():
+    s = position(armies={"Trento": {RED: 1, GREEN: 1}}, shields=[5, 5, 5])
+    assert s.supply == 0
+    s.apply(AttackArmy("Trento", GREEN))
+    roll(s, 6)  # red rolled the highest face: no reroll to offer
+    roll(s, 1)  # green cannot beat a 6: no reroll to offer either
+    assert s.step == "play" and s.armies["Trento"] == {RED: 1}
+    assert s.shields == [5, 5, 5] and s.supply == 0
+
+
+def test_unchosen_grey_castle_is_taken_by_arms_only():
+    s = position(armies={"Lucca": {RED: 1}}, shields=NO_SHIELDS)
+    assert_illegal(s, SendEmissary("Lucca"), "cannot receive emissaries")
+    s.apply(AttackCastle("Lucca"))
+    roll(s, 4)
+    assert s.owner["Lucca"] == RED and s.legit[RED] == 3
+
+
+def test_emissaries_when_a_castle_is_taken_by_arms():
+    s = position(armies={"Milan": {RED: 3}}, emissaries={"Milan": [RED, GREEN]}, shields=NO_SHIELDS)
+    s.apply(AttackCastle("Milan"))
+    roll(s, 5)
+    # Red's own emissary goes home; green's stays until withdrawn or taken hostage.
+    assert s.emissaries_at("Milan") == (GREEN,) and s.hand_em[RED] == 4
+    assert_legal(s, TakeHostage("Milan", GREEN))
+    s.apply(TakeCard("political"))
+    s.apply(s.sample_chance(0))
+    assert_illegal(s, RequestSupport("Milan"), "can no longer be won by diplomacy")
+    s.apply(Retrieve("Milan"))
+    assert s.emissaries_at("Milan") == () and s.hand_em[GREEN] == 4
