@@ -126,6 +126,12 @@ def play_checked(players: int, seed: int, advanced: bool = False, deep: float = 
         assert legal, "a player to move always has a legal action"
         if s.step == "play" and rng.random() < deep:
             assert set(legal) == set(s.legal_by_rules())
+            colour = s.colour(s.current_player)
+            assert all(s.label(a).startswith(f"{colour}: ") for a in legal)
+            G = s.graph()
+            on_map = sum(sum(G.nodes[c]["armies"].values()) for c in s.info.cities)
+            assert on_map == sum(s.rules.army_pawns - k for k in s.pawns)
+            assert str(s) and s._repr_html_()
             assert len(set(legal)) == len(legal)
             for a in universe(s, rng):
                 assert (a in legal) == (s._why_illegal(a) is None), a
