@@ -333,3 +333,30 @@ def test_play_and_replay_each_game(capsys, tmp_path, game, bots):
 def test_every_game_offers_random_and_greedy_bots():
     for game in ("hierro", "batalla", "carolus"):
         assert {"random", "greedy"} <= set(bots_for(find_game(game)))
+
+
+def test_replay_step_waits_for_enter_in_a_terminal_and_q_stops(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "g.json"
+    state = tests.toygame.ToyGame().new_initial_state()
+    for action in [tests.toygame.Roll(2), tests.toygame.Reroll(), tests.toygame.Roll(5)]:
+        state.apply(action)
+    state.save(path)
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+    answers = iter(["", "q"])
+    prompts = []
+
+    def fake_input(prompt):
+        prompts.append(prompt)
+        return next(answers)
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    monkeypatch.setattr("builtins.input", fake_input)
+    status, out, _ = run(capsys, "replay", str(path), "--step")
+    assert status == 0
+    # Enter after the first action, q after the second: the third is never shown.
+    assert len(prompts) == 2 and "Enter" in prompts[0]
+    assert "2. player 0: spend a shield and reroll" in out and "3. chance" not in out
