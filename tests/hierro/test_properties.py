@@ -33,9 +33,11 @@ from coronas.hierro import (
     TakeCard,
     TakeHostage,
 )
+from coronas.hierro.bots import GreedyBot
 from coronas.hierro.rules import MILITARY_KINDS, card_kind
 
 MAX_STEPS = 20_000
+GREEDY = GreedyBot()
 
 
 def check_invariants(s: Any) -> None:
@@ -108,10 +110,13 @@ def universe(s: Any, rng: random.Random) -> list[Any]:
     return out
 
 
-def play_checked(players: int, seed: int, advanced: bool = False, deep: float = 0.05) -> State:
+def play_checked(
+    players: int, seed: int, advanced: bool = False, deep: float = 0.05, greedy: float = 0.0
+) -> State:
     """A random game, checking the invariants after every step and, at a fraction ``deep`` of
     decisions, that the legal actions agree with the rule functions and that refusals change
-    nothing."""
+    nothing. A fraction ``greedy`` of decisions is taken by the greedy bot (more battles,
+    assaults and cards than uniform play)."""
     game = Game(players=players, seed=seed, rules={"advanced": advanced})
     s = game.new_initial_state()
     rng = random.Random(seed)
@@ -140,12 +145,15 @@ def play_checked(players: int, seed: int, advanced: bool = False, deep: float = 
             with pytest.raises(IllegalAction):
                 s.apply(bad)
             assert s == before
-        s.apply(rng.choice(legal))
+        if greedy and rng.random() < greedy:
+            s.apply(GREEDY.choose(s, rng))
+        else:
+            s.apply(rng.choice(legal))
     raise AssertionError(f"the game did not end within {MAX_STEPS} steps")
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_random_play_keeps_the_invariants_and_ends(players, seed):
     s = play_checked(players, seed)
@@ -178,3 +186,10 @@ def test_save_load_and_replay_give_equal_states(seed, players):
     for _ in range(len(s.history) - k):
         replay.undo()
     assert replay == mid
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(3, 5), advanced=st.booleans())
+def test_half_greedy_play_keeps_the_invariants(seed, players, advanced):
+    s = play_checked(players, seed, advanced=advanced, greedy=0.5)
+    assert s.is_terminal()
