@@ -24,6 +24,7 @@ are ints, strings, ``None`` or tuples of those; list every action type in
 
 from __future__ import annotations
 
+import abc
 import copy
 import dataclasses
 import json
@@ -335,7 +336,7 @@ def register_game(cls: type[Game]) -> type[Game]:
     return cls
 
 
-class State:
+class State(abc.ABC):
     """One position of a game. Subclasses implement:
 
     * ``_setup()``: put the initial position in ``self`` (called once by ``__init__``);
@@ -363,23 +364,23 @@ class State:
         self._setup()
 
     # -- subclass hooks ------------------------------------------------------------------
-    def _setup(self) -> None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _setup(self) -> None: ...
 
-    def _current_player(self) -> int:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _current_player(self) -> int: ...
 
-    def _legal_actions(self) -> list[Any]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _legal_actions(self) -> list[Any]: ...
 
-    def _chance_outcomes(self) -> list[tuple[Any, Fraction]]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _chance_outcomes(self) -> list[tuple[Any, Fraction]]: ...
 
-    def _apply(self, action: Any) -> None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _apply(self, action: Any) -> None: ...
 
-    def _returns(self) -> list[Any]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _returns(self) -> list[Any]: ...
 
     def _why_illegal(self, action: Any) -> str | None:
         """Why ``action`` is not legal here, or None to use the generic message."""

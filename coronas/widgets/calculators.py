@@ -13,6 +13,7 @@ P(at least 5 on faces 1, 2, 3, 4, 5, 6 with up to 1 reroll) = 5/9 (55.56%)
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -92,7 +93,7 @@ def answer_lines(rows: Sequence[tuple[str, Fraction]], title: str = "") -> Answe
     )
 
 
-class OddsModel:
+class OddsModel(abc.ABC):
     """A calculator's logic: input fields with values, and the exact answer for them.
 
     Subclasses set ``title`` and ``fields`` and implement ``compute(**values) -> Answer``.
@@ -128,8 +129,9 @@ class OddsModel:
         except ValueError as exc:
             return Answer(text=f"cannot compute: {exc}", error=True)
 
+    @abc.abstractmethod
     def compute(self, **values: Any) -> Answer:
-        raise NotImplementedError(f"{type(self).__name__} must define compute()")
+        """The answer for these inputs; each calculator defines it."""
 
 
 class Calculator:
