@@ -114,11 +114,6 @@ def _make_game(game_cls: type, players: int, seed: int | None, rules: str | None
     return game_cls(players=players, seed=seed, rules=rules)
 
 
-def _player_name(state: Any, player: int) -> str:
-    namer = getattr(state, "player_name", None)
-    return str(namer(player)) if callable(namer) else f"player {player}"
-
-
 def _score_text(score: Any) -> str:
     """A score, or a breakdown ``{"castles": 15, ..., "total": 22}`` as ``22 (castles 15...)``."""
     if isinstance(score, dict):
@@ -151,7 +146,7 @@ def _step_line(state: Any, action: Any, number: int, labels: Sequence[str] | Non
     if player == CHANCE:
         who = "chance"
     else:
-        who = _player_name(state, player)
+        who = state.player_name(player)
         if labels is not None:
             who += f" ({labels[player]})"
     return f"{number:5d}. {who}: {action}"
@@ -163,10 +158,10 @@ def _print_end(state: Any, labels: Sequence[str] | None = None, show: bool = Tru
         print(state)
     print()
     if not state.is_terminal():
-        print(f"the game is not over: {_player_name(state, state.current_player)} to move")
+        print(f"the game is not over: {state.player_name(state.current_player)} to move")
         return
     names = [
-        _player_name(state, p) + (f" ({labels[p]})" if labels else "")
+        state.player_name(p) + (f" ({labels[p]})" if labels else "")
         for p in range(state.num_players)
     ]
     scores = zip(names, state.scores(), strict=True)

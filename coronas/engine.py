@@ -349,7 +349,8 @@ class State(abc.ABC):
     * optionally ``_snapshot()`` / ``_restore(snap)`` for a faster undo and clone than
       ``deepcopy``. A snapshot is never changed once taken and may be restored more than once
       (a clone shares its original's undo stack), so ``_restore`` must copy what it mutates;
-    * ``graph()``, ``__str__`` and ``_repr_html_`` for display.
+    * ``graph()``, ``__str__`` and ``_repr_html_`` for display, and ``player_name(p)`` if
+      the game's texts call the players otherwise than ``"player p"``.
 
     Everything in ``self.__dict__`` except the names in ``_BASE_FIELDS`` is game data: it is
     what ``undo``, ``clone`` and ``==`` work on.
@@ -407,6 +408,11 @@ class State(abc.ABC):
     @property
     def rules(self) -> Any:
         return self.game.rules
+
+    def player_name(self, player: int) -> str:
+        """How the game calls seat ``player`` in its texts (``"player 0"`` unless the game
+        says otherwise: a colour, or ``"player 1"`` counting from one)."""
+        return f"player {player}"
 
     def is_terminal(self) -> bool:
         return self._current_player() == TERMINAL

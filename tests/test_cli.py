@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -360,3 +361,18 @@ def test_replay_step_waits_for_enter_in_a_terminal_and_q_stops(capsys, tmp_path,
     # Enter after the first action, q after the second: the third is never shown.
     assert len(prompts) == 2 and "Enter" in prompts[0]
     assert "2. player 0: spend a shield and reroll" in out and "3. chance" not in out
+
+
+def test_the_log_calls_the_players_as_the_game_does(capsys):
+    # Batalla counts its players from one, in its own texts and in the log alike; Corona de
+    # Hierro calls them by their colours.
+    status, out, err = run(capsys, "play", "batalla", "--seed", "1", "--bots", "greedy,random")
+    assert status == 0, err
+    movers = set(re.findall(r"^\s*\d+\. (player \d) \((?:greedy|random)\):", out, re.M))
+    assert movers == {"player 1", "player 2"}
+    assert "player 0" not in out
+    status, out, err = run(capsys, "play", "hierro", "--players", "3", "--seed", "1", "--quiet")
+    assert status == 0, err
+    assert re.search(
+        r"^scores: red \(random\) \d+.*; green \(random\) .*; blue \(random\) ", out, re.M
+    )

@@ -213,3 +213,13 @@ def test_registered_games_are_listed_by_name():
     games = available_games()
     assert games["toy"] is ToyGame
     assert list(games) == sorted(games)
+
+
+def test_players_are_named_as_each_game_names_them():
+    from coronas.batalla import Game as Batalla
+    from coronas.carolus import Game as Carolus
+    from coronas.hierro import Game as Hierro
+
+    assert Carolus(players=2, seed=1).new_initial_state().player_name(1) == "player 1"
+    assert Batalla(seed=1).new_initial_state().player_name(1) == "player 2"
+    assert Hierro(players=3, seed=1).new_initial_state().player_name(2) == "blue"

@@ -814,6 +814,10 @@ class BatallaState(State):
     def attacker_die(self) -> int | None:
         return None if self.bdice is None else self.bdice[0]
 
+    def player_name(self, player: int) -> str:
+        """``"player 1"`` or ``"player 2"``: the rulebook counts the players from one."""
+        return f"player {player + 1}"
+
     def gems_in_castle(self, p: int) -> int:
         """Gems still in player ``p``'s power area."""
         return self.rules.gems_each - self.gems_won[1 - p]
@@ -825,13 +829,13 @@ class BatallaState(State):
     def describe_phase(self) -> str:
         """The phase in words, with whose turn it is."""
         if self.phase == "over":
-            return f"game over: player {self.winner + 1} wins"
+            return f"game over: {self.player_name(self.winner)} wins"
         if self.phase == "rolloff":
             return PHASES["rolloff"]
-        text = f"turn {self.turn}, player {self.player + 1}: {PHASES[self.phase]}"
+        text = f"turn {self.turn}, {self.player_name(self.player)}: {PHASES[self.phase]}"
         if self.phase == "reroll_choice":
             who = self.player if self.decider == 0 else 1 - self.player
-            text += f" (player {who + 1}, the {SIDES[self.decider]}, decides)"
+            text += f" ({self.player_name(who)}, the {SIDES[self.decider]}, decides)"
         return text
 
     def graph(self):

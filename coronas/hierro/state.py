@@ -308,6 +308,10 @@ class HierroState(TurnRules, TurnEffects, StateViews, State):
         """The colour of seat ``player`` (red, green, blue, yellow, black by default)."""
         return self.game.colours[player]
 
+    def player_name(self, player: int) -> str:
+        """Players are called by their colours."""
+        return self.colour(player)
+
     def band(self, player: int) -> str:
         """The legitimacy band (red, yellow, green) of ``player``."""
         return self.rules.band(self.legit[player])

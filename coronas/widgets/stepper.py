@@ -175,18 +175,10 @@ class StepperModel:
 
     # -- what is shown ---------------------------------------------------------------------
     def player_name(self, player: int) -> str:
-        """How a player is called: the ``names`` given, else the state's ``player_name(p)``
-        if it has one, else the rule set's player colours if it has them, else ``"player p"``
-        as the engine says."""
+        """How a player is called: the ``names`` given, else as the game calls them."""
         if self.names is not None:
             return self.names[player]
-        namer = getattr(self.state, "player_name", None)
-        if callable(namer):
-            return str(namer(player))
-        colours = getattr(self.state.rules, "colours", None)
-        if isinstance(colours, (tuple, list)) and player < len(colours):
-            return str(colours[player])
-        return f"player {player}"
+        return self.state.player_name(player)
 
     @property
     def status(self) -> str:
