@@ -245,3 +245,29 @@ def test_real_games_give_the_same_results_on_one_or_two_workers(game, players):
     # a recorded game replays to the same end
     state = one.replay(5)
     assert tuple(state.winners()) == one.records[5].winners
+
+
+def test_a_dask_cluster_gives_the_same_results_as_one_process():
+    # As docs/cli.md shows for a cluster: the client's executor, games in chunks, results in
+    # game order. Two worker processes, so the factory and the bots really travel.
+    from dask.distributed import Client, LocalCluster
+
+    from coronas.batalla import Game
+    from coronas.batalla.bots import GreedyBot
+
+    bots = [GreedyBot(), RandomBot()]
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        executor = client.get_executor()
+        on_cluster = simulate(
+            Game, bots, 24, seed=5, executor=executor, chunk_size=4, progress=False
+        )
+        workers = set(client.run(lambda: __import__("os").getpid()).values())
+    assert len(workers) == 2
+    at_home = simulate(Game, bots, 24, seed=5, progress=False)
+    assert on_cluster.records == at_home.records
+    assert sum(on_cluster.wins) == 24  # Batalla always ends with one winner
