@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("0[0-7]-*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]-*.ipynb"))
 
 
-def test_all_eight_notebooks_are_there():
-    assert [p.name[:2] for p in NOTEBOOKS] == [f"{i:02d}" for i in range(8)]
+def test_the_notebooks_are_numbered_from_00_without_gaps():
+    assert [p.name[:2] for p in NOTEBOOKS] == [f"{i:02d}" for i in range(9)]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
