@@ -1,12 +1,15 @@
 """The teaching notebooks are committed executed (outputs show on GitHub), stripped of widget
-state (model ids change at every run), and each says first what it teaches."""
+state (model ids change at every run), and each says first what it teaches.
+``scripts/execute_notebooks.py`` saves an edited notebook that way."""
 
 import json
 from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+NOTEBOOKS = sorted(
+    (Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]-*.ipynb")
+)
 
 
 def test_the_notebooks_are_numbered_from_00_without_gaps():
