@@ -458,7 +458,9 @@ class State(abc.ABC):
             return
         if action not in self._legal_actions():
             reason = self._why_illegal(action)
-            raise IllegalAction(reason or f"{action} is not legal for player {player} now")
+            raise IllegalAction(
+                reason or f"{action} is not legal for {self.player_name(player)} now"
+            )
 
     def apply(self, action: Any) -> None:
         """Play ``action`` (or take chance outcome ``action``) in place.

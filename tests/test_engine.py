@@ -57,7 +57,7 @@ def test_illegal_actions_raise_with_reason_and_change_nothing():
     snapshot = state.clone()
     with pytest.raises(IllegalAction, match="no shield left"):
         state.apply(Reroll())
-    with pytest.raises(IllegalAction, match="not legal"):
+    with pytest.raises(IllegalAction, match="roll 3 is not legal for player 0 now"):
         state.apply(Roll(3))
     assert state == snapshot and state.history == snapshot.history
     state.apply(GiveUp())
