@@ -263,11 +263,32 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_figures(args: argparse.Namespace) -> int:
+    """Draw the matplotlib figures, then photograph the stepper in JupyterLab (headless
+    Chromium) unless ``--no-browser``; without a browser the screenshot is skipped with a
+    note saying how to get it."""
+    import functools
+
     from coronas.plotting import write_figures
 
     written = write_figures(args.out)
     for path in written:
-        print(path)
+        print(path, flush=True)
+    if not args.no_browser:
+        from coronas.widgets import browser
+
+        shot = Path(args.out) / "stepper.png"
+        missing = browser.unavailable()
+        if missing:
+            print(f"coronas: skipped {shot}: {missing}", file=sys.stderr)
+        else:
+            try:
+                progress = functools.partial(print, flush=True)
+                written.append(browser.stepper_screenshot(shot, progress=progress))
+            except browser.BrowserError as exc:
+                raise CommandError(
+                    f"{shot} not written: {exc.summary} (the other figures are written)"
+                ) from None
+            print(shot)
     print(f"{len(written)} figures written to {args.out}")
     return 0
 
@@ -644,8 +665,15 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--plot", metavar="FILE", help="save a plot of the results (PNG)")
     simulate.set_defaults(func=cmd_simulate)
 
-    figures = sub.add_parser("figures", help="regenerate the figures")
+    figures = sub.add_parser(
+        "figures", help="regenerate every figure of figures/, the stepper's screenshot too"
+    )
     figures.add_argument("--out", default="figures", help="output folder (default figures)")
+    figures.add_argument(
+        "--no-browser",
+        action="store_true",
+        help="skip the stepper's screenshot (it starts JupyterLab and headless Chromium)",
+    )
     figures.set_defaults(func=cmd_figures)
 
     parser.set_defaults(func=lambda args: parser.print_help())

@@ -564,6 +564,8 @@ def load_game(text: str | Path, source: str | None = None) -> State:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise SaveFileError(f"{source}: cannot read the file ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise SaveFileError(f"{source}: not a coronas saved game (not UTF-8 text)") from None
     source = source or "saved game"
     try:
         data = json.loads(text)

@@ -107,7 +107,9 @@ def test_simulate_shows_a_progress_bar(capsys):
 # -- figures ---------------------------------------------------------------------------------
 
 
-def test_figures_writes_into_the_folder_given(capsys, tmp_path, monkeypatch):
+@pytest.fixture
+def drawn(monkeypatch, tmp_path):
+    """``coronas.plotting.write_figures`` replaced by one that writes a single empty file."""
     import coronas.plotting
 
     calls = []
@@ -119,9 +121,64 @@ def test_figures_writes_into_the_folder_given(capsys, tmp_path, monkeypatch):
         return [path]
 
     monkeypatch.setattr(coronas.plotting, "write_figures", fake_write_figures)
-    status, out, _ = run(capsys, "figures", "--out", str(tmp_path))
-    assert status == 0 and calls == [str(tmp_path)]
+    return calls
+
+
+def test_figures_writes_into_the_folder_given(capsys, tmp_path, drawn):
+    status, out, err = run(capsys, "figures", "--out", str(tmp_path), "--no-browser")
+    assert status == 0 and drawn == [str(tmp_path)] and err == ""
     assert f"1 figures written to {tmp_path}" in out
+
+
+def test_figures_without_a_browser_says_what_it_skipped_and_how_to_get_it(
+    capsys, tmp_path, drawn, monkeypatch
+):
+    from coronas.widgets import browser
+
+    monkeypatch.setattr(browser, "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setitem(sys.modules, "playwright", None)  # as if it were not installed
+    status, out, err = run(capsys, "figures", "--out", str(tmp_path))
+    assert status == 0 and drawn == [str(tmp_path)]
+    assert f"1 figures written to {tmp_path}" in out
+    (line,) = err.splitlines()
+    for words in [
+        f"skipped {tmp_path / 'stepper.png'}",
+        f"no Chromium at {tmp_path / 'no-chromium'} (apt-get install chromium)",
+        'playwright not installed (pip install "coronas[browser]")',
+    ]:
+        assert words in line, line
+
+
+def test_figures_takes_the_screenshot_and_reports_a_failure_on_one_line(
+    capsys, tmp_path, drawn, monkeypatch
+):
+    from coronas.widgets import browser
+
+    def fake_screenshot(path, progress):
+        progress("starting JupyterLab...")
+        path.write_bytes(b"")
+        return path
+
+    monkeypatch.setattr(browser, "unavailable", lambda: None)
+    monkeypatch.setattr(browser, "stepper_screenshot", fake_screenshot)
+    status, out, _ = run(capsys, "figures", "--out", str(tmp_path))
+    shot = tmp_path / "stepper.png"
+    assert status == 0 and shot.exists()
+    assert out.splitlines()[1:] == [
+        "starting JupyterLab...",
+        str(shot),
+        f"2 figures written to {tmp_path}",
+    ]
+
+    def failing(path, progress):
+        raise browser.BrowserError("starting JupyterLab: it did not answer within 90 s", "log")
+
+    monkeypatch.setattr(browser, "stepper_screenshot", failing)
+    status, out, err = run(capsys, "figures", "--out", str(tmp_path))
+    assert_one_line_error(
+        status, err, f"{shot} not written", "did not answer within 90 s", "other figures"
+    )
+    assert drawn == [str(tmp_path)] * 2 and (tmp_path / "x.png").exists()
 
 
 # -- registry --------------------------------------------------------------------------------

@@ -5,7 +5,10 @@ of 2 shields to roll again, or give up.
 """
 
 import dataclasses
+import json
+import os
 from fractions import Fraction as F
+from html import escape
 
 import pytest
 
@@ -216,6 +219,184 @@ def test_stepper_view_uses_a_drawing_and_survives_a_broken_one():
 
     view = Stepper(new_state(), draw=picture)
     assert view.board.value.startswith("<img") and "base64," in view.board.value
+
+
+def test_model_log_of_a_state_with_history_reads_as_if_played_here():
+    state = new_state()
+    state.apply(Roll(2))
+    state.apply(Reroll())
+    model = StepperModel(state, names=["Ada"])
+    assert model.log == [
+        "chance: roll 2  (probability 1/6 (16.67%))",
+        "Ada: spend a shield and reroll",
+    ]
+
+
+# -- saving and loading -----------------------------------------------------------------------
+
+
+def played_view(**kwargs):
+    """A stepper on the toy game after two steps: a roll of 2 and a reroll."""
+    view = Stepper(new_state(), seed=1, draw=False, **kwargs)
+    view.typed.value = "2"
+    view.enter_button.click()
+    view.group_select.value = "Reroll"
+    view.play_button.click()
+    assert view.state.history == [Roll(2), Reroll()]
+    return view
+
+
+def test_stepper_view_saves_and_loads_with_its_buttons(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    view = played_view()
+    assert view.file_text.value == "game.json"
+    view.save_button.click()
+    saved = json.loads((tmp_path / "game.json").read_text())
+    assert saved["game"] == "toy" and saved["actions"] == [
+        {"type": "Roll", "value": 2},
+        {"type": "Reroll"},
+    ]
+    assert "saved 2 steps to game.json" in view.message.value
+    assert "color:#555" in view.message.value  # a note, not an error
+
+    # a fresh stepper loads it: the game, the log and everything shown are the same
+    other = Stepper(new_state(), seed=5, draw=False)
+    rng = other.model.rng
+    other.load_button.click()
+    assert "loaded 2 steps from game.json" in other.message.value
+    assert other.state == view.state and other.state.to_json() == view.state.to_json()
+    assert other.state.is_chance_node() and other.chance_html.value == view.chance_html.value
+    assert (
+        other.model.log
+        == view.model.log
+        == [
+            "chance: roll 2  (probability 1/6 (16.67%))",
+            "player 0: spend a shield and reroll",
+        ]
+    )
+    assert other.log.value == view.log.value and other.status.value == view.status.value
+    assert other.model.rng is rng  # the dice keep their seeded RNG
+    # the loaded game goes on: undo, then a bot move
+    other.undo_button.click()
+    assert other.state.history == [Roll(2)] and other.state.legal_actions() == [
+        Reroll(),
+        GiveUp(),
+    ]
+    other.bot_button.click()
+    assert len(other.state.history) == 2 and len(other.model.log) == 2
+
+
+def test_a_saved_game_loads_back_equal_with_its_rules(tmp_path):
+    def keen(state, rng):  # reroll while a shield is left
+        return state.legal_actions()[0]
+
+    # 7 is never rolled: 3 rolls, 2 rerolls and the forced give-up
+    model = StepperModel(new_state(target=7, faces=(1, 2, 3, 6, 6, 6)), bots=keen, seed=2)
+    model.play_to_end()
+    path = tmp_path / "toy.json"
+    assert model.save(path) and model.message == f"saved 6 steps to {path}"
+    other = StepperModel(new_state(), seed=2)
+    assert other.load(str(path))
+    assert other.state == model.state and other.state.rules == model.state.rules
+    assert other.results() == model.results() and other.log == model.log
+
+
+def _write(path, content):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+
+
+def _other_game(path):
+    from coronas.batalla import Game
+
+    Game(seed=1).new_initial_state().save(path)
+
+
+LOAD_ERRORS = {
+    "missing": (None, "cannot read the file (No such file or directory)"),
+    "a folder": (lambda p: p.mkdir(), "cannot read the file (Is a directory)"),
+    "not JSON": (lambda p: _write(p, "my notes"), "not valid JSON (line 1, column 1"),
+    "not text": (lambda p: _write(p, b"\x89PNG\r\n\x1a\n\xff\x00"), "not UTF-8 text"),
+    "other JSON": (lambda p: _write(p, '{"a": 1}'), "not a coronas saved game"),
+    "damaged": (
+        lambda p: _write(p, '{"format": "coronas-game", "version": 1, "game": "toy"}'),
+        "'actions' must be a list",
+    ),
+    "another game": (_other_game, "holds a batalla game, not a toy game"),
+}
+
+
+def _shown(view):
+    """Everything about the stepper but its message: to check that a failure changed nothing."""
+    model = view.model
+    return (
+        model.state.to_json(),
+        list(model.state.history),
+        model.state.legal_actions(),
+        list(model.log),
+        model.rng.getstate(),
+        [getattr(view, name).value for name in ("status", "board", "log", "chance_html")],
+    )
+
+
+@pytest.mark.parametrize("case", LOAD_ERRORS)
+def test_a_failed_load_changes_nothing_and_names_the_file(tmp_path, case):
+    make, reason = LOAD_ERRORS[case]
+    path = tmp_path / "saves" / "game.json"
+    path.parent.mkdir()
+    if make is not None:
+        make(path)
+    view = played_view(file=str(path))
+    before = _shown(view)
+    view.load_button.click()
+    assert _shown(view) == before
+    assert f"{path}: " in view.model.message and reason in view.model.message
+    assert "color:#a00" in view.message.value and escape(str(path)) in view.message.value
+
+
+SAVE_ERRORS = {
+    "no such folder": ("missing/game.json", "cannot write the file (No such file or directory)"),
+    "a folder": (".", "cannot write the file (Is a directory)"),
+    "under a file": ("taken/game.json", "cannot write the file (Not a directory)"),
+}
+
+
+@pytest.mark.parametrize("case", SAVE_ERRORS)
+def test_a_failed_save_changes_nothing_and_names_the_file(tmp_path, case):
+    name, reason = SAVE_ERRORS[case]
+    (tmp_path / "taken").write_text("a file, not a folder")
+    path = tmp_path / name
+    view = played_view(file=str(path))
+    before = _shown(view)
+    view.save_button.click()
+    assert _shown(view) == before
+    assert view.model.message == f"{path}: {reason}"
+    assert "color:#a00" in view.message.value
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0,
+    reason="needs POSIX permissions and a user other than root (root writes anywhere)",
+)
+def test_save_into_a_folder_that_cannot_be_written(tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir(mode=0o555)
+    model = StepperModel(new_state())
+    assert not model.save(folder / "game.json")
+    assert model.message == f"{folder / 'game.json'}: cannot write the file (Permission denied)"
+
+
+def test_save_and_load_need_a_file_name():
+    view = played_view(file="  ")
+    before = _shown(view)
+    view.save_button.click()
+    assert "type the name of the file to save to" in view.message.value
+    view.load_button.click()
+    assert "type the name of the file to load" in view.message.value
+    assert _shown(view) == before
 
 
 # -- the calculator ---------------------------------------------------------------------------

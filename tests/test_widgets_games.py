@@ -172,3 +172,73 @@ def test_stepper_draws_the_board_and_plays(game):
     assert len(view.state.history) == 1
     view.end_button.click()
     assert view.state.is_terminal() and "Scores:" in view.results.value
+
+
+GAMES = {"hierro": 3, "carolus": 3, "batalla": 2}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_stepper_saves_and_loads_each_game_equal(game, tmp_path):
+    import importlib
+
+    Game = importlib.import_module(f"coronas.{game}").Game
+    view = Stepper(Game(players=GAMES[game], seed=7).new_initial_state(), seed=7, draw=False)
+    for _ in range(40):
+        view.bot_button.click()
+    view.file_text.value = str(tmp_path / f"{game}.json")
+    view.save_button.click()
+    assert "saved 40 steps to" in view.message.value
+
+    fresh = Stepper(Game(players=GAMES[game], seed=1).new_initial_state(), seed=1, draw=False)
+    fresh.file_text.value = view.file_text.value
+    fresh.load_button.click()
+    assert "loaded 40 steps from" in fresh.message.value
+    assert fresh.state == view.state and fresh.state.to_json() == view.state.to_json()
+    assert fresh.state.legal_actions() == view.state.legal_actions()
+    assert fresh.state.chance_outcomes() == view.state.chance_outcomes()
+    assert fresh.model.log == view.model.log
+    assert fresh.status.value == view.status.value and fresh.log.value == view.log.value
+    fresh.end_button.click()  # the loaded game plays on to the end
+    assert fresh.state.is_terminal()
+
+
+def test_stepper_load_redraws_the_map(tmp_path):
+    from coronas.hierro import Game
+
+    played = StepperModel(Game(players=3, seed=4).new_initial_state(), seed=4)
+    for _ in range(12):
+        played.bot_move()
+    assert played.save(tmp_path / "game.json")
+    view = Stepper(Game(players=3, seed=4).new_initial_state(), file=str(tmp_path / "game.json"))
+    empty_map = view.board.value
+    view.load_button.click()
+    assert view.board.value.startswith("<img") and view.board.value != empty_map
+    assert view.state == played.state
+
+
+def test_stepper_saving_a_hand_set_position_says_why_not(tmp_path):
+    from coronas.hierro import Game
+
+    position = Game(players=3, seed=1).position(castles={"Verona": 1}, armies={"Verona": {0: 3}})
+    model = StepperModel(position)
+    path = tmp_path / "game.json"
+    assert not model.save(path) and not path.exists()
+    assert model.message.startswith(f"{path}: not saved: a position set up by hand")
+
+
+def test_stepper_loads_a_game_for_more_players(tmp_path):
+    from coronas.carolus import Game
+
+    path = tmp_path / "game.json"
+    three = StepperModel(Game(players=3, seed=2).new_initial_state(), seed=2)
+    for _ in range(5):
+        three.bot_move()
+    three.save(path)
+    named = StepperModel(Game(players=2, seed=2).new_initial_state(), names=["Ada", "Bo"])
+    assert not named.load(path) and named.state.num_players == 2
+    assert named.message == f"{path}: a game for 3 players, but this stepper names 2"
+    # the same bot (by default a random one) plays every seat of the loaded game
+    model = StepperModel(Game(players=2, seed=2).new_initial_state())
+    assert model.load(path) and model.state.num_players == 3
+    model.play_to_end()
+    assert model.state.is_terminal()

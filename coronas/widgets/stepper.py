@@ -1,8 +1,10 @@
-"""Step through any game of the shared protocol: choose actions, roll or type dice, undo.
+"""Step through any game of the shared protocol: choose actions, roll or type dice, undo,
+save the game to a file and load it back.
 
 :class:`StepperModel` holds the logic in plain Python (tested without a browser);
 :class:`Stepper` is the ipywidgets view over it. Nothing here knows a rule of any game:
-everything comes from ``legal_actions()``, ``chance_outcomes()``, ``apply`` and ``undo``.
+everything comes from ``legal_actions()``, ``chance_outcomes()``, ``apply`` and ``undo``, and
+games are saved and loaded with the engine's JSON (``State.save``, ``load_game``).
 
 >>> from coronas.batalla import Game
 >>> model = StepperModel(Game(seed=1).new_initial_state(), names=["player 1", "player 2"])
@@ -25,14 +27,24 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from html import escape
+from pathlib import Path
 from typing import Any
 
-from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State
+from coronas.engine import (
+    CHANCE,
+    TERMINAL,
+    IllegalAction,
+    RandomBot,
+    SaveFileError,
+    State,
+    load_game,
+)
 from coronas.widgets._render import find_drawer, fraction_text, state_html
 
 __all__ = ["Stepper", "StepperModel", "action_group", "parse_outcome"]
 
 _MAX_SHOWN = 12
+_NOTES = ("undone", "saved", "loaded")  # how the messages of steps that worked begin
 
 
 def action_group(action: Any) -> str:
@@ -134,6 +146,15 @@ def _choosers(bots: Any, players: int) -> dict[int, Callable[[State, random.Rand
     return {p: one for p in range(players)}
 
 
+def _player_name(state: State, player: int, names: Sequence[str] | None) -> str:
+    return names[player] if names is not None else state.player_name(player)
+
+
+def _steps(state: State) -> str:
+    n = len(state.history)
+    return f"{n} step" + ("" if n == 1 else "s")
+
+
 def score_text(score: Any) -> str:
     """A final score as text; a breakdown ``{"castles": 7, ..., "total": 13}`` reads
     ``"13 (castles 7, ...)"``."""
@@ -148,12 +169,15 @@ class StepperModel:
     """A game being stepped through: the state, a seeded RNG, bots, a log and a message.
 
     Every method that could fail (an illegal action, a number that was not a possible roll,
-    nothing to undo) returns ``False``/``None`` and puts the reason in :attr:`message`
-    instead of raising, so a view can show it.
+    nothing to undo, a file that is not a saved game) returns ``False``/``None`` and puts the
+    reason in :attr:`message` instead of raising, so a view can show it; a step that worked
+    may leave a note there instead (``undone: ...``, ``saved ...``, ``loaded ...``).
 
     ``bots`` is one bot for every seat, a list (one per player) or a dict player -> bot;
     by default :class:`~coronas.engine.RandomBot`. ``seed`` seeds both the dice and the bots.
-    ``names`` (one per player) say how the log and the status call the players.
+    ``names`` (one per player) say how the log and the status call the players. The log has
+    a line for every step of the state's history, those played before the model was made
+    included.
     """
 
     def __init__(
@@ -169,16 +193,15 @@ class StepperModel:
         self.state = state
         self.seed = seed
         self.rng = random.Random(seed)
+        self._bot_spec = bots  # kept to seat the bots again in a loaded game
         self._bots = _choosers(bots, state.num_players)
-        self.log: list[str] = [str(a) for a in state.history]
+        self.log: list[str] = self._history_log(state)
         self.message = ""
 
     # -- what is shown ---------------------------------------------------------------------
     def player_name(self, player: int) -> str:
         """How a player is called: the ``names`` given, else as the game calls them."""
-        if self.names is not None:
-            return self.names[player]
-        return self.state.player_name(player)
+        return _player_name(self.state, player, self.names)
 
     @property
     def status(self) -> str:
@@ -215,13 +238,29 @@ class StepperModel:
         return [(self.player_name(p), s) for p, s in enumerate(self.state.scores())]
 
     # -- changing the game -----------------------------------------------------------------
-    def _record(self, action: Any) -> None:
-        player = self.state.current_player
+    def _line(self, state: State, action: Any) -> str:
+        """The log's line for ``action`` about to be played in ``state``: who played it, or
+        the exact probability of a chance outcome."""
+        player = state.current_player
         if player == CHANCE:
-            p = dict((str(o), q) for o, q in self.chance_table()).get(str(action))
-            line = f"chance: {action}" + (f"  (probability {fraction_text(p)})" if p else "")
-        else:
-            line = f"{self.player_name(player)}: {action}"
+            p = dict((str(o), q) for o, q in state.chance_outcomes()).get(str(action))
+            return f"chance: {action}" + (f"  (probability {fraction_text(p)})" if p else "")
+        return f"{_player_name(state, player, self.names)}: {action}"
+
+    def _history_log(self, state: State) -> list[str]:
+        """The log of every step in ``state``'s history, as if played here: the steps are
+        undone on a copy and played again."""
+        replay = state.clone()
+        for _ in state.history:
+            replay.undo()
+        lines = []
+        for action in state.history:
+            lines.append(self._line(replay, action))
+            replay.apply(action)
+        return lines
+
+    def _record(self, action: Any) -> None:
+        line = self._line(self.state, action)
         self.state.apply(action)
         self.log.append(line)
 
@@ -293,6 +332,58 @@ class StepperModel:
         self.message = f"undone: {action}"
         return action
 
+    # -- saving and loading ------------------------------------------------------------------
+    def save(self, path: str | Path) -> bool:
+        """Write the game to the file ``path`` as JSON (:meth:`State.save
+        <coronas.engine.State.save>`): its parameters and every step so far, so that
+        :meth:`load` gives back an equal state. False, with the reason naming the file, if
+        the file cannot be written or the game cannot be saved (a position set up by hand has
+        no history to replay)."""
+        if not str(path).strip():
+            self.message = "type the name of the file to save to"
+            return False
+        try:
+            self.state.save(path)
+        except OSError as exc:
+            self.message = f"{path}: cannot write the file ({exc.strerror or exc})"
+            return False
+        except ValueError as exc:
+            self.message = f"{path}: not saved: {exc}"
+            return False
+        self.message = f"saved {_steps(self.state)} to {path}"
+        return True
+
+    def load(self, path: str | Path) -> bool:
+        """Replace the game with the one saved in the file ``path`` (by :meth:`save`,
+        ``State.save`` or ``coronas play --save``), read with
+        :func:`~coronas.engine.load_game`. The log is rebuilt from its history; the RNG and
+        the bots stay. False, with the reason naming the file, and nothing changed, if the
+        file is missing, is not a saved game, or holds another game (or a number of players
+        other than the ``names`` given)."""
+        if not str(path).strip():
+            self.message = "type the name of the file to load"
+            return False
+        try:
+            state = load_game(Path(path))
+        except SaveFileError as exc:
+            self.message = str(exc)
+            return False
+        kind, wanted = state.game.name, self.state.game.name
+        if kind != wanted:
+            self.message = f"{path}: holds a {kind} game, not a {wanted} game"
+            return False
+        if self.names is not None and len(self.names) != state.num_players:
+            self.message = (
+                f"{path}: a game for {state.num_players} players, but this stepper names "
+                f"{len(self.names)}"
+            )
+            return False
+        self.log = self._history_log(state)
+        self._bots = _choosers(self._bot_spec, state.num_players)
+        self.state = state
+        self.message = f"loaded {_steps(state)} from {path}"
+        return True
+
 
 class Stepper:
     """An ipywidgets view over :class:`StepperModel`: display it as the last line of a cell.
@@ -302,7 +393,9 @@ class Stepper:
     action, then the action, with a filter box); at a chance node the outcomes are listed
     with exact probabilities, and a seeded Roll button, a dropdown and a text box for the
     number really rolled at the table apply one. Undo, a bot move and "play to the end" work
-    everywhere; the log and the scores are shown below.
+    everywhere, and so do Save and Load, which write and read the game in the file named in
+    the box next to them (``file``, relative to the notebook's folder). The log and the
+    scores are shown below.
     """
 
     def __init__(
@@ -313,6 +406,7 @@ class Stepper:
         draw: Callable[[Any], Any] | bool | None = True,
         log_lines: int = 12,
         names: Sequence[str] | None = None,
+        file: str = "game.json",
     ):
         import ipywidgets as w
 
@@ -361,7 +455,25 @@ class Stepper:
         self.undo_button = w.Button(description="Undo", **button)
         self.bot_button = w.Button(description="Bot move", **button)
         self.end_button = w.Button(description="Play to the end", **button)
-        controls = w.HBox([self.undo_button, self.bot_button, self.end_button])
+        self.file_text = w.Text(
+            value=file,
+            description="File",
+            placeholder="game.json",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="16em", margin="2px 2px 2px 1.5em"),
+        )
+        self.save_button = w.Button(description="Save", **button)
+        self.load_button = w.Button(description="Load", **button)
+        controls = w.HBox(
+            [
+                self.undo_button,
+                self.bot_button,
+                self.end_button,
+                self.file_text,
+                self.save_button,
+                self.load_button,
+            ]
+        )
 
         self.widget = w.VBox(
             [
@@ -385,6 +497,12 @@ class Stepper:
         self.undo_button.on_click(lambda _: self._act(self.model.undo))
         self.bot_button.on_click(lambda _: self._act(self.model.bot_move))
         self.end_button.on_click(lambda _: self._act(self.model.play_to_end))
+        self.save_button.on_click(
+            lambda _: self._act(lambda: self.model.save(self.file_text.value.strip()))
+        )
+        self.load_button.on_click(
+            lambda _: self._act(lambda: self.model.load(self.file_text.value.strip()))
+        )
         self.refresh()
 
     @property
@@ -464,7 +582,7 @@ class Stepper:
         self.outcome_select.options = [(f"{o}  ({p})", i) for i, (o, p) in enumerate(table)]
         self.outcome_select.value = 0 if table else None
 
-        colour = "#a00" if model.message and not model.message.startswith("undone") else "#555"
+        colour = "#555" if model.message.startswith(_NOTES) else "#a00"
         self.message.value = (
             f"<p style='color:{colour}'>{escape(model.message)}</p>" if model.message else ""
         )

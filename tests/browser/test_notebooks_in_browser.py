@@ -1,25 +1,30 @@
 """End to end, in a real browser: JupyterLab serves the notebooks, headless Chromium runs them
-and a test clicks the widgets as a person would.
+and a test clicks the widgets as a person would (with :mod:`coronas.widgets.browser`, which
+``coronas figures`` uses for the stepper's screenshot).
 
-Needs Debian's Chromium at /usr/bin/chromium (``apt-get install -y chromium``); Playwright
-drives it, no browser is downloaded. Without it the tests are skipped, unless
-``CORONAS_REQUIRE_BROWSER=1`` (as in CI), when they fail.
-
-``CORONAS_UPDATE_FIGURES=1`` also copies the screenshot of the stepper to
-``figures/stepper.png`` (the picture README shows).
+Needs Debian's Chromium at /usr/bin/chromium (``apt-get install -y chromium``) and the
+``browser`` extra; Playwright drives the installed Chromium, no browser is downloaded. Without
+them the tests are skipped, unless ``CORONAS_REQUIRE_BROWSER=1`` (as in CI), when they fail.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
+import struct
 from pathlib import Path
 
 import pytest
 
-from tests.browser.lab import CHROMIUM, chromium_page, lab_server, run_all_cells, widget_text
-from tests.browser.stepper import StepperOnPage
+from coronas.widgets.browser import (
+    StepperOnPage,
+    chromium_page,
+    lab_server,
+    run_all_cells,
+    stepper_screenshot,
+    unavailable,
+    widget_text,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -28,9 +33,9 @@ ODDS = "03-castle-assaults-and-diplomacy.ipynb"
 
 
 def _require_browser() -> None:
-    if CHROMIUM.exists():
+    reason = unavailable()
+    if reason is None:
         return
-    reason = f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium)"
     if os.environ.get("CORONAS_REQUIRE_BROWSER") == "1":
         pytest.fail(reason + "; CORONAS_REQUIRE_BROWSER=1 requires the browser test to run")
     pytest.skip(reason)
@@ -49,7 +54,7 @@ def page():
         yield page
 
 
-def test_stepper_plays_an_action_and_rolls_the_dice(lab, page, tmp_path):
+def test_stepper_plays_an_action_and_rolls_the_dice(lab, page):
     run_all_cells(page, lab, PLAY, timeout_s=240)
     # The first stepper shows the position set up by hand: red at Verona and Brescia.
     stepper = StepperOnPage(page, 0)
@@ -72,11 +77,6 @@ def test_stepper_plays_an_action_and_rolls_the_dice(lab, page, tmp_path):
     odds_shown = widget_text(stepper.root.locator("table").last)
     assert re.search(r"\b1/6\b", odds_shown), odds_shown  # six faces, each with exactly 1/6
 
-    page.add_style_tag(content=".jp-NotebookPanel-toolbar { visibility: hidden; }")
-    shot = tmp_path / "stepper.png"
-    stepper.root.screenshot(path=str(shot))
-    assert shot.stat().st_size > 10_000
-
     # Roll: the seeded die is applied, logged with its exact probability.
     before, after = stepper.roll()
     new = after.log[len(before.log) :]
@@ -84,8 +84,20 @@ def test_stepper_plays_an_action_and_rolls_the_dice(lab, page, tmp_path):
     assert after.status != before.status
     assert not stepper.at_chance_node()
 
-    if os.environ.get("CORONAS_UPDATE_FIGURES") == "1":
-        shutil.copy(shot, ROOT / "figures" / "stepper.png")
+
+def test_stepper_screenshot_is_a_picture_of_the_whole_stepper(tmp_path):
+    _require_browser()
+    steps = []
+    path = stepper_screenshot(tmp_path / "figures" / "stepper.png", progress=steps.append)
+    assert path == tmp_path / "figures" / "stepper.png"
+    assert steps[0] == "starting JupyterLab..."
+    data = path.read_bytes()
+    # a PNG: its signature, then the IHDR chunk with the width and height
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    # the map (about 560 px wide) and the odds table, buttons and log under it
+    assert 600 <= width <= 1280 and 700 <= height <= 1400, (width, height)
+    assert len(data) > 50_000  # a drawn map, not a blank box
 
 
 def test_odds_calculator_answers_as_the_inputs_change(lab, page):
