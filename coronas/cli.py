@@ -149,7 +149,7 @@ def _step_line(state: Any, action: Any, number: int, labels: Sequence[str] | Non
         who = state.player_name(player)
         if labels is not None:
             who += f" ({labels[player]})"
-    return f"{number:5d}. {who}: {action}"
+    return f"{number:5d}. {who}: {state.describe(action)}"
 
 
 def _print_end(state: Any, labels: Sequence[str] | None = None, show: bool = True) -> None:

@@ -349,8 +349,9 @@ class State(abc.ABC):
     * optionally ``_snapshot()`` / ``_restore(snap)`` for a faster undo and clone than
       ``deepcopy``. A snapshot is never changed once taken and may be restored more than once
       (a clone shares its original's undo stack), so ``_restore`` must copy what it mutates;
-    * ``graph()``, ``__str__`` and ``_repr_html_`` for display, and ``player_name(p)`` if
-      the game's texts call the players otherwise than ``"player p"``.
+    * ``graph()``, ``__str__`` and ``_repr_html_`` for display; ``player_name(p)`` if the
+      game's texts call the players otherwise than ``"player p"``, and ``describe(action)``
+      if an action says more in words with the position at hand.
 
     Everything in ``self.__dict__`` except the names in ``_BASE_FIELDS`` is game data: it is
     what ``undo``, ``clone`` and ``==`` work on.
@@ -408,6 +409,11 @@ class State(abc.ABC):
     @property
     def rules(self) -> Any:
         return self.game.rules
+
+    def describe(self, action: Any) -> str:
+        """``action`` in words as it would be played here (``str(action)`` unless the game
+        adds what the position knows: army sizes, the die rolled, the number needed)."""
+        return str(action)
 
     def player_name(self, player: int) -> str:
         """How the game calls seat ``player`` in its texts (``"player 0"`` unless the game

@@ -223,3 +223,8 @@ def test_players_are_named_as_each_game_names_them():
     assert Carolus(players=2, seed=1).new_initial_state().player_name(1) == "player 1"
     assert Batalla(seed=1).new_initial_state().player_name(1) == "player 2"
     assert Hierro(players=3, seed=1).new_initial_state().player_name(2) == "blue"
+
+
+def test_an_action_is_described_by_its_own_words_unless_the_game_adds_more():
+    state = ToyGame().new_initial_state()
+    assert state.describe(Roll(3)) == "roll 3" == str(Roll(3))

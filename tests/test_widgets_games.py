@@ -174,6 +174,37 @@ def test_stepper_draws_the_board_and_plays(game):
     assert view.state.is_terminal() and "Scores:" in view.results.value
 
 
+def test_stepper_offers_and_logs_actions_in_the_games_own_words():
+    # Corona de Hierro describes an attack with the die and the number it needs, and names
+    # players by colour; the stepper shows and logs that, and the status line says the roll.
+    from coronas.hierro import Game
+
+    position = Game(players=3, seed=1).position(
+        castles={"Verona": 1}, armies={"Verona": {0: 3}, "Brescia": {0: 2, 2: 1}}
+    )
+    view = Stepper(position, draw=False)
+    view.group_select.value = "Attack castle"
+    castle = (
+        "attack castle Verona with 3 armies (green die, needs 5 to drive out the troops inside)"
+    )
+    brescia = "attack castle Brescia with 2 armies (yellow die, needs 4)"  # neutral, no troops
+    assert [label for label, _ in view.action_select.options] == [castle, brescia]
+    view.group_select.value = "Attack army"
+    battle = "attack blue's army in Brescia, 2 against 1 (yellow die against red die)"
+    assert [label for label, _ in view.action_select.options] == [battle]
+    view.filter_text.value = "blue"  # the filter searches the same words
+    assert len(view.action_select.options) == 1
+    view.filter_text.value = ""
+    view.group_select.value = "Attack castle"
+    view.play_button.click()
+    assert view.model.log == [f"red: {castle}"]
+    assert "red attacks the castle of Verona: red rolls the green die, needs 5+." in (
+        view.status.value
+    )
+    assert view.model.enter("6")
+    assert view.model.log[-1] == "chance: red rolls 6 on the green die  (probability 1/6 (16.67%))"
+
+
 GAMES = {"hierro": 3, "carolus": 3, "batalla": 2}
 
 

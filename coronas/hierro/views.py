@@ -33,11 +33,16 @@ class StateViews:
 
     # -- display -----------------------------------------------------------------------------------
     def label(self, action: Any) -> str:
-        """A readable label for ``action`` here, with the player's colour, the army size, the
-        die and the number needed: ``"red: attack castle Verona with 3 armies (green die,
-        needs 5)"``."""
+        """:meth:`describe` with the colour of the player to move in front: ``"red: attack
+        castle Verona with 3 armies (green die, needs 5)"``."""
         p = self._current_player()
-        who = self.colour(p) if p >= 0 else "chance"
+        text = self.describe(action)
+        return f"{self.colour(p)}: {text}" if p >= 0 else text
+
+    def describe(self, action: Any) -> str:
+        """``action`` in words here, with the army sizes, the die and the number needed:
+        ``"attack castle Verona with 3 armies (green die, needs 5)"``; players by colour."""
+        p = self._current_player()
         r = self.rules
         if (
             isinstance(action, AttackCastle | PlayGoodFortune)
@@ -58,7 +63,7 @@ class StateViews:
             )
             head = "play Good fortune: attack" if isinstance(action, PlayGoodFortune) else "attack"
             return (
-                f"{who}: {head} castle {castle} with {n} {'army' if n == 1 else 'armies'} "
+                f"{head} castle {castle} with {n} {'army' if n == 1 else 'armies'} "
                 f"({colour} die, needs {self.army_target(castle)}{what})"
             )
         if isinstance(action, RequestSupport | PlayGoodFortune):
@@ -69,7 +74,7 @@ class StateViews:
                 "play Good fortune: request" if isinstance(action, PlayGoodFortune) else "request"
             )
             return (
-                f"{who}: {head} support of {action.castle} ({colour} die, needs "
+                f"{head} support of {action.castle} ({colour} die, needs "
                 f"{self.emissary_target(action.castle)})"
             )
         if isinstance(action, AttackArmy | PlayCavalryCharge):
@@ -84,7 +89,7 @@ class StateViews:
                 "play Cavalry charge: attack" if isinstance(action, PlayCavalryCharge) else "attack"
             )
             return (
-                f"{who}: {head} {self.colour(action.defender)}'s army in {action.city}, "
+                f"{head} {self.colour(action.defender)}'s army in {action.city}, "
                 f"{mine} against {theirs} ({mc} die against {tc} die)"
             )
         if isinstance(action, Roll) and self.fight is not None:
@@ -92,11 +97,34 @@ class StateViews:
             return f"{roller} rolls {action.value} on the {self._roll_colour()} die"
         if isinstance(action, Recruit) and p >= 0:
             n = min(r.recruit_size(self.legit[p]), self.pawns[p])
-            return f"{who}: recruit {n} {'army' if n == 1 else 'armies'} at {action.castle}"
+            return f"recruit {n} {'army' if n == 1 else 'armies'} at {action.castle}"
         text = str(action)
         for q in range(self.num_players):
             text = text.replace(f"player {q}", self.colour(q))
-        return f"{who}: {text}" if p >= 0 else text
+        return text
+
+    def _turn_text(self) -> str:
+        return f"Turn {self.turn + 1} (round {self.turn // self.num_players + 1})"
+
+    def _fight_text(self) -> str:
+        """What is being rolled for, by whom, and what it needs: "red attacks the castle of
+        Verona: red rolls the green die, needs 5+"."""
+        f = self.fight
+        att, roller = self.colour(f["att"]), self.colour(f["roller"])
+        if f["kind"] == "battle":
+            what = f"{att} attacks {self.colour(f['dfn'])} at {f['where']}"
+            need = f", needs more than {f['a']}" if f["stage"] == "dfn" else ""
+        else:
+            what = (
+                f"{att} attacks the castle of {f['where']}"
+                if f["kind"] == "castle"
+                else f"{att} seeks the support of {f['where']}"
+            )
+            need = f", needs {f['target']}+"
+        if self.step == "roll":
+            return f"{what}: {roller} rolls the {self._roll_colour()} die{need}"
+        rolled = f["d"] if f["kind"] == "battle" and f["stage"] == "dfn" else f["a"]
+        return f"{what}: {roller} rolled {rolled}{need}; reroll with a shield or keep it"
 
     def summary(self) -> list[str]:
         """The position as lines of text (also ``str(state)``)."""
@@ -106,9 +134,11 @@ class StateViews:
             lines.append(f"Game over: {self.end_reason}.")
         elif self.step == "play":
             lines.append(
-                f"Turn {self.turn + 1} (round {self.turn // self.num_players + 1}): "
-                f"{self.colour(self.player)} to play, {self.left} action(s) left."
+                f"{self._turn_text()}: {self.colour(self.player)} to play, "
+                f"{self.left} action(s) left."
             )
+        elif self.step in ("roll", "reroll") and self.fight is not None:
+            lines.append(f"{self._turn_text()}: {self._fight_text()}.")
         else:
             cp = self._current_player()
             who = "chance" if cp < 0 else self.colour(cp)

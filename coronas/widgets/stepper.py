@@ -244,8 +244,9 @@ class StepperModel:
         player = state.current_player
         if player == CHANCE:
             p = dict((str(o), q) for o, q in state.chance_outcomes()).get(str(action))
-            return f"chance: {action}" + (f"  (probability {fraction_text(p)})" if p else "")
-        return f"{_player_name(state, player, self.names)}: {action}"
+            text = f"chance: {state.describe(action)}"
+            return text + (f"  (probability {fraction_text(p)})" if p else "")
+        return f"{_player_name(state, player, self.names)}: {state.describe(action)}"
 
     def _history_log(self, state: State) -> list[str]:
         """The log of every step in ``state``'s history, as if played here: the steps are
@@ -538,11 +539,13 @@ class Stepper:
     def _shown_actions(self) -> list[Any]:
         actions = self.model.action_groups().get(self.group_select.value, [])
         needle = _norm(self.filter_text.value)
-        return [a for a in actions if needle in _norm(str(a))] if needle else actions
+        describe = self.model.state.describe
+        return [a for a in actions if needle in _norm(describe(a))] if needle else actions
 
     def _fill_actions(self) -> None:
         actions = self._shown_actions()
-        self.action_select.options = [(str(a), i) for i, a in enumerate(actions)]
+        describe = self.model.state.describe
+        self.action_select.options = [(describe(a), i) for i, a in enumerate(actions)]
         self.action_select.value = 0 if actions else None
 
     # -- drawing ---------------------------------------------------------------------------

@@ -74,13 +74,15 @@ def test_stepper_plays_an_action_and_rolls_the_dice(lab, page):
     before, after = stepper.play()
     assert attack.split("(")[0].strip() in after.log
     assert after.status.startswith("Chance") and stepper.at_chance_node()
+    # the 2 armies left at Verona roll the yellow die; its left banner is a 5
+    assert "red attacks the castle of Verona: red rolls the yellow die, needs 5+" in after.status
     odds_shown = widget_text(stepper.root.locator("table").last)
     assert re.search(r"\b1/6\b", odds_shown), odds_shown  # six faces, each with exactly 1/6
 
     # Roll: the seeded die is applied, logged with its exact probability.
     before, after = stepper.roll()
     new = after.log[len(before.log) :]
-    assert re.search(r"chance: roll \d \(probability 1/6", new), new
+    assert re.search(r"chance: red rolls \d on the yellow die \(probability 1/6", new), new
     assert after.status != before.status
     assert not stepper.at_chance_node()
 

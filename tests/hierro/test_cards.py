@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from coronas.hierro import (
+    AcceptRoll,
+    AttackArmy,
     AttackCastle,
     Move,
     PlayBishop,
@@ -17,6 +19,7 @@ from coronas.hierro import (
     PlayResistance,
     PlaySecretPact,
     PlaySpy,
+    Roll,
     SendEmissary,
     TakeCard,
 )
@@ -297,3 +300,31 @@ def test_castle_attack_label_and_move_label():
         "inside)"
     )
     assert s.label(Move("Verona", "Trento", 2)) == "red: move 2 armies Verona -> Trento"
+
+
+def test_the_first_line_says_what_is_rolled_and_what_it_needs():
+    s = position(castles={"Verona": GREEN}, armies={"Verona": {RED: 3}, "Brescia": {RED: 2}})
+    s.apply(AttackCastle("Verona"))  # 3 armies roll the green die; Verona's left banner is 5
+    head = "Turn 4 (round 2): red attacks the castle of Verona"
+    assert str(s).splitlines()[0] == f"{head}: red rolls the green die, needs 5+."
+    assert s.describe(Roll(4)) == "red rolls 4 on the green die"
+    s.apply(Roll(4))
+    assert str(s).splitlines()[0] == (
+        f"{head}: red rolled 4, needs 5+; reroll with a shield or keep it."
+    )
+
+
+def test_a_battle_says_who_rolls_and_what_the_defender_must_beat():
+    s = position(armies={"Brescia": {RED: 2, BLUE: 1}})
+    attack = AttackArmy("Brescia", BLUE)
+    assert (
+        s.describe(attack)
+        == "attack blue's army in Brescia, 2 against 1 (yellow die against red die)"
+    )
+    s.apply(attack)
+    head = "Turn 4 (round 2): red attacks blue at Brescia"
+    assert str(s).splitlines()[0] == f"{head}: red rolls the yellow die."
+    s.apply(Roll(3))
+    s.apply(AcceptRoll())
+    # ties go to the attacker: the defender needs a 4 or more
+    assert str(s).splitlines()[0] == f"{head}: blue rolls the red die, needs more than 3."
