@@ -45,6 +45,7 @@ __all__ = [
     "RISK",
     "AttritionResult",
     "AttritionRules",
+    "BattleEnd",
     "attacker_win_probability",
     "clear_cache",
     "dice_by_size",
@@ -309,28 +310,20 @@ def _check_sizes(attacker: int, defender: int, allow_zero: bool = True) -> None:
             raise ValueError(f"{name}: expected a whole number of units >= {low}, got {v!r}")
 
 
-@dataclasses.dataclass(frozen=True)
-class AttritionResult:
-    """The exact outcome of one attrition battle.
+class BattleEnd:
+    """The views of a battle fought to the end, read from ``survivors``: the distribution of
+    the final ``(attacker units, defender units)``, one of them 0.
 
-    ``survivors`` is the distribution of the final ``(attacker_units, defender_units)``
-    (one of them 0); ``attacker_wins`` is P(the defender is wiped out) and
-    ``expected_rounds`` the mean length of the battle, sympy Rationals (Fractions under
-    :func:`~coronas.dice.exact_fractions`).
+    The base of :class:`AttritionResult` and of Corona de Hierro's
+    :class:`~coronas.hierro.odds.BattleResult`. Single probabilities are sympy Rationals
+    (Fractions under :func:`~coronas.dice.exact_fractions`).
     """
 
-    rules: AttritionRules
-    attacker: int
-    defender: int
     survivors: Die
-    _rounds: Fraction
-
-    @property
-    def expected_rounds(self) -> sympy.Rational | Fraction:
-        return rational(self._rounds)
 
     @property
     def attacker_wins(self) -> sympy.Rational | Fraction:
+        """P(the defender is wiped out, and the attacker is not)."""
         return rational(self.survivors.prob(lambda e: e[1] == 0 and e[0] > 0))
 
     @property
@@ -355,6 +348,24 @@ class AttritionResult:
             rows.append((who, a, d, p))
         rows.sort(key=lambda r: (r[0], -r[1], -r[2]))
         return ProbTable(rows, header=("", "attacker left", "defender left", "P"))
+
+
+@dataclasses.dataclass(frozen=True)
+class AttritionResult(BattleEnd):
+    """The exact outcome of one attrition battle: the views of :class:`BattleEnd` and the
+    expected number of rounds.
+    """
+
+    rules: AttritionRules
+    attacker: int
+    defender: int
+    survivors: Die
+    _rounds: Fraction
+
+    @property
+    def expected_rounds(self) -> sympy.Rational | Fraction:
+        """The mean number of rounds (a round in which nobody loses counts)."""
+        return rational(self._rounds)
 
     def __repr__(self) -> str:
         p = self.attacker_wins

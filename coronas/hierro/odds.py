@@ -37,7 +37,7 @@ from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from coronas.attrition import AttritionRules
+from coronas.attrition import AttritionRules, BattleEnd
 from coronas.dice import Die, ProbTable, rational, rational_matrix
 from coronas.hierro.rules import Rules
 
@@ -1062,12 +1062,13 @@ class BattlePolicy:
 
 
 @dataclasses.dataclass(frozen=True)
-class BattleResult:
+class BattleResult(BattleEnd):
     """A battle fought to the end, shields played optimally by both sides.
 
     ``outcomes`` is the exact distribution of the final ``(attacker pawns, defender pawns,
     attacker shields spent, defender shields spent)``; the other distributions are views of
-    it. ``policy`` says when each side should reroll.
+    it (``attacker_wins``, ``survivors``, ``table()`` ... as in
+    :class:`~coronas.attrition.BattleEnd`). ``policy`` says when each side should reroll.
     """
 
     attacker: int
@@ -1080,26 +1081,9 @@ class BattleResult:
     policy: BattlePolicy
 
     @property
-    def attacker_wins(self) -> sympy.Rational | Fraction:
-        """P(the defender's army is wiped out)."""
-        return rational(self.outcomes.prob(lambda e: e[1] == 0))
-
-    @property
-    def defender_wins(self) -> sympy.Rational | Fraction:
-        return 1 - self.attacker_wins
-
-    @property
     def survivors(self) -> Die:
         """The final ``(attacker pawns, defender pawns)``; one of them is 0."""
         return self.outcomes.map(lambda e: (e[0], e[1]))
-
-    @property
-    def attacker_survivors(self) -> Die:
-        return self.outcomes.map(lambda e: e[0])
-
-    @property
-    def defender_survivors(self) -> Die:
-        return self.outcomes.map(lambda e: e[1])
 
     @property
     def shields_spent(self) -> Die:
@@ -1124,15 +1108,6 @@ class BattleResult:
     def expected_vp(self) -> sympy.Rational | Fraction:
         """Victory points the attacker expects from Cavalry charge (0 without the card)."""
         return self.attacker_wins * (self.cavalry_vp if self.cavalry_charge else 0)
-
-    def table(self) -> ProbTable:
-        """The final armies with their exact probabilities."""
-        rows = []
-        for (a, d), p in self.survivors.items():
-            who = "attacker wins" if d == 0 else "defender wins"
-            rows.append((who, a, d, p))
-        rows.sort(key=lambda r: (r[0], -r[1], -r[2]))
-        return ProbTable(rows, header=("", "attacker left", "defender left", "P"))
 
     @property
     def title(self) -> str:
