@@ -33,17 +33,19 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import sympy
+from coronas.dice import D6, Die, ProbTable, rational, rational_matrix
 
-from coronas.dice import D6, Die, ProbTable
+if TYPE_CHECKING:
+    import sympy
 
 __all__ = [
     "HIERRO",
     "RISK",
     "AttritionResult",
     "AttritionRules",
+    "BattleEnd",
     "attacker_win_probability",
     "clear_cache",
     "dice_by_size",
@@ -64,10 +66,6 @@ Pairing = Literal["pairs", "highest"]
 DiceSteps = tuple[tuple[int, tuple[Die, ...]], ...]
 """Dice by size as steps: ``((1, dice), (2, dice), ...)``; a size uses the last step at or
 below it."""
-
-
-def _rational(p: Fraction) -> sympy.Rational:
-    return sympy.Rational(p.numerator, p.denominator)
 
 
 def _percent(p: Fraction) -> str:
@@ -312,26 +310,24 @@ def _check_sizes(attacker: int, defender: int, allow_zero: bool = True) -> None:
             raise ValueError(f"{name}: expected a whole number of units >= {low}, got {v!r}")
 
 
-@dataclasses.dataclass(frozen=True)
-class AttritionResult:
-    """The exact outcome of one attrition battle.
+class BattleEnd:
+    """The views of a battle fought to the end, read from ``survivors``: the distribution of
+    the final ``(attacker units, defender units)``, one of them 0.
 
-    ``survivors`` is the distribution of the final ``(attacker_units, defender_units)``
-    (one of them 0); ``attacker_wins`` is P(the defender is wiped out), a sympy Rational.
+    The base of :class:`AttritionResult` and of Corona de Hierro's
+    :class:`~coronas.hierro.odds.BattleResult`. Single probabilities are sympy Rationals
+    (Fractions under :func:`~coronas.dice.exact_fractions`).
     """
 
-    rules: AttritionRules
-    attacker: int
-    defender: int
     survivors: Die
-    expected_rounds: sympy.Rational
 
     @property
-    def attacker_wins(self) -> sympy.Rational:
-        return _rational(self.survivors.prob(lambda e: e[1] == 0 and e[0] > 0))
+    def attacker_wins(self) -> sympy.Rational | Fraction:
+        """P(the defender is wiped out, and the attacker is not)."""
+        return rational(self.survivors.prob(lambda e: e[1] == 0 and e[0] > 0))
 
     @property
-    def defender_wins(self) -> sympy.Rational:
+    def defender_wins(self) -> sympy.Rational | Fraction:
         return 1 - self.attacker_wins
 
     @property
@@ -353,8 +349,26 @@ class AttritionResult:
         rows.sort(key=lambda r: (r[0], -r[1], -r[2]))
         return ProbTable(rows, header=("", "attacker left", "defender left", "P"))
 
+
+@dataclasses.dataclass(frozen=True)
+class AttritionResult(BattleEnd):
+    """The exact outcome of one attrition battle: the views of :class:`BattleEnd` and the
+    expected number of rounds.
+    """
+
+    rules: AttritionRules
+    attacker: int
+    defender: int
+    survivors: Die
+    _rounds: Fraction
+
+    @property
+    def expected_rounds(self) -> sympy.Rational | Fraction:
+        """The mean number of rounds (a round in which nobody loses counts)."""
+        return rational(self._rounds)
+
     def __repr__(self) -> str:
-        p = Fraction(int(self.attacker_wins.p), int(self.attacker_wins.q))
+        p = self.attacker_wins
         return (
             f"AttritionResult({self.rules.name}: {self.attacker} vs {self.defender}, "
             f"attacker wins {p} ({_percent(p)}), expected rounds {self.expected_rounds})"
@@ -363,7 +377,7 @@ class AttritionResult:
     def _repr_html_(self) -> str:
         from html import escape
 
-        p = Fraction(int(self.attacker_wins.p), int(self.attacker_wins.q))
+        p = self.attacker_wins
         head = (
             f"<p><b>{self.attacker} against {self.defender}</b> ({escape(self.rules.name)}): "
             f"attacker wins <b>{p}</b> ({_percent(p)}); "
@@ -387,12 +401,15 @@ def solve(rules: AttritionRules, attacker: int, defender: int) -> AttritionResul
         attacker=attacker,
         defender=defender,
         survivors=Die.from_pmf(ends),
-        expected_rounds=_rational(solver.rounds[(attacker, defender)]),
+        _rounds=solver.rounds[(attacker, defender)],
     )
 
 
-def attacker_win_probability(rules: AttritionRules, attacker: int, defender: int) -> sympy.Rational:
-    """P(the attacker wipes out the defender), exactly, as a sympy Rational.
+def attacker_win_probability(
+    rules: AttritionRules, attacker: int, defender: int
+) -> sympy.Rational | Fraction:
+    """P(the attacker wipes out the defender), exactly, as a sympy Rational (a Fraction
+    under :func:`~coronas.dice.exact_fractions`).
 
     >>> attacker_win_probability(RISK, 2, 1)     # 125/216 + 91/216 * 5/12
     1955/2592
@@ -405,15 +422,18 @@ def survivors(rules: AttritionRules, attacker: int, defender: int) -> Die:
     return solve(rules, attacker, defender).survivors
 
 
-def expected_rounds(rules: AttritionRules, attacker: int, defender: int) -> sympy.Rational:
+def expected_rounds(
+    rules: AttritionRules, attacker: int, defender: int
+) -> sympy.Rational | Fraction:
     """The expected number of rounds until one side is gone (rerolled draws count)."""
     return solve(rules, attacker, defender).expected_rounds
 
 
 def win_table(
     rules: AttritionRules, max_attacker: int = 10, max_defender: int = 10
-) -> sympy.Matrix:
-    """P(attacker wins) for every size: row i is i+1 attackers, column j is j+1 defenders.
+) -> sympy.Matrix | list[list[Fraction]]:
+    """P(attacker wins) for every size: row i is i+1 attackers, column j is j+1 defenders
+    (a sympy Matrix; a list of rows of Fractions under :func:`~coronas.dice.exact_fractions`).
 
     >>> win_table(HIERRO, 2, 2)     # 2 v 2: (7/12)**2 * (1 + 2 * 5/12) = 539/864
     Matrix([
@@ -429,7 +449,9 @@ def win_table(
             (p for (x, y), p in solver.ends[(a, d)].items() if y == 0 and x > 0), Fraction(0)
         )
 
-    return sympy.Matrix(max_attacker, max_defender, lambda i, j: _rational(win(i + 1, j + 1)))
+    return rational_matrix(
+        [[win(a, d) for d in range(1, max_defender + 1)] for a in range(1, max_attacker + 1)]
+    )
 
 
 def markov_chain(rules: AttritionRules, attacker: int, defender: int):

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from coronas import __version__
+from coronas.dice import exact_fractions
 
 __all__ = ["CommandError", "bots_for", "build_parser", "find_game", "main"]
 
@@ -340,15 +341,8 @@ def _print_table(table: Any) -> None:
     print(table)
 
 
-def _frac(p: Any) -> Fraction:
-    """A sympy Rational or a Fraction as a Fraction."""
-    if isinstance(p, Fraction):
-        return p
-    return Fraction(int(p.p), int(p.q))
-
-
-def _answer(label: str, p: Any) -> None:
-    print(f"{label}: {_fmt(_frac(p))}")
+def _answer(label: str, p: Fraction) -> None:
+    print(f"{label}: {_fmt(p)}")
 
 
 def _game_rules(module: str, path: str | None) -> Any:
@@ -388,7 +382,7 @@ def _hierro_castle_args(p: argparse.ArgumentParser) -> None:
 
 
 def _print_roll_odds(odds: Any, table: bool) -> None:
-    _answer(f"P(one action succeeds, up to {odds.shields} rerolls)", odds.probability)
+    _answer(f"P(one action succeeds, up to {_count(odds.shields, 'reroll')})", odds.probability)
     _answer("P(one roll succeeds, no reroll)", odds.single_roll)
     if table:
         print()
@@ -411,7 +405,8 @@ def odds_hierro_castle(args: argparse.Namespace) -> None:
         troops_inside=args.troops_inside,
         good_fortune=args.good_fortune,
     )
-    print(f"attack a castle: {args.target}+ with the {odds.colour} die ({args.army} pawns)")
+    army = _count(args.army, "pawn")
+    print(f"attack a castle: {args.target}+ with the {odds.colour} die ({army})")
     _print_roll_odds(odds, args.table)
 
 
@@ -478,7 +473,7 @@ def odds_hierro_battle(args: argparse.Namespace) -> None:
         rules=rules,
         cavalry_charge=args.cavalry_charge,
     )
-    print(result._title())
+    print(result.title)
     _answer("P(attacker wins)", result.attacker_wins)
     _answer("P(defender wins)", result.defender_wins)
     if args.table:
@@ -496,14 +491,12 @@ def odds_hierro_battle(args: argparse.Namespace) -> None:
         _print_matrix(matrix)
 
 
-def _print_matrix(matrix: Any) -> None:
-    """A sympy Matrix of probabilities as a text table of fractions and percentages."""
-    cells = [
-        [f"{_frac(matrix[i, j])} ({float(_frac(matrix[i, j])):.1%})" for j in range(matrix.cols)]
-        for i in range(matrix.rows)
-    ]
+def _print_matrix(rows: Sequence[Sequence[Fraction]]) -> None:
+    """Rows of probabilities (numbered from 1, as are the columns) as a text table of
+    fractions and percentages."""
+    cells = [[f"{p} ({float(p):.1%})" for p in row] for row in rows]
     width = max(len(c) for row in cells for c in row)
-    print("    " + "".join(f"{j + 1:>{width + 2}}" for j in range(matrix.cols)))
+    print("    " + "".join(f"{j + 1:>{width + 2}}" for j in range(len(cells[0]))))
     for i, row in enumerate(cells):
         print(f"{i + 1:>3} " + "".join(f"{c:>{width + 2}}" for c in row))
 
@@ -540,7 +533,7 @@ def odds_batalla_battle(args: argparse.Namespace) -> None:
         defender_gold=args.gold[1],
         rules=_game_rules("coronas.batalla.rules", args.rules),
     )
-    print(result._title())
+    print(result.title)
     _answer("P(gem) with optimal rerolls", result.gem)
     _answer("P(gem) without rerolls", result.gem_no_rerolls)
     if args.table:
@@ -624,7 +617,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--table", action="store_true", help="also print the whole table of outcomes"
         )
-        p.set_defaults(func=command.run)
+        # Answers in plain Fractions: an odds question never waits for sympy to import.
+        p.set_defaults(func=exact_fractions()(command.run))
     odds.set_defaults(func=lambda args: odds.print_help())
 
     def game_args(p: argparse.ArgumentParser, default_bots: str) -> None:

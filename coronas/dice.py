@@ -5,8 +5,11 @@ A :class:`Die` is an immutable finite distribution: a mapping from outcomes to e
 Outcomes are usually integers (die faces) but may be any hashable value, so the same type
 also holds the exact distribution of a battle's result or of a whole game tree.
 
-Arithmetic stays in ``Fraction`` (fast and exact); :meth:`Die.to_sympy` and
-:func:`random_symbol` convert at the edge for a class working in sympy.
+Arithmetic stays in ``Fraction`` (fast and exact). The odds modules of the games hand their
+answers out through one edge, :func:`rational` (and :func:`rational_matrix` for tables): sympy
+``Rational`` and ``Matrix`` by default, for a class working in sympy, or plain ``Fraction``
+inside :func:`exact_fractions`, for scripts, bots and the command line that want speed and no
+sympy import. :meth:`Die.to_sympy` and :func:`random_symbol` always give sympy objects.
 
 >>> d6 = Die.d(6)
 >>> d6.p_ge(4)
@@ -25,12 +28,17 @@ Die({1: 2/3, 2: 1/3})
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from numbers import Integral, Rational
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    import sympy
 
 __all__ = [
     "D6",
@@ -38,9 +46,12 @@ __all__ = [
     "ProbTable",
     "compare",
     "d",
+    "exact_fractions",
     "p_greater",
     "p_greater_equal",
     "random_symbol",
+    "rational",
+    "rational_matrix",
     "to_fraction",
 ]
 
@@ -67,6 +78,82 @@ def to_fraction(p: Any) -> Fraction:
     if isinstance(num, int) and isinstance(den, int) and getattr(p, "is_Rational", False):
         return Fraction(num, den)
     raise ValueError(f"probability must be exact (Fraction, int or sympy Rational), got {p!r}")
+
+
+# -- the edge: how exact numbers leave the library ------------------------------------------
+
+_FRACTIONS: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "coronas_exact_fractions", default=False
+)
+
+
+@contextlib.contextmanager
+def exact_fractions(enabled: bool = True) -> Iterator[None]:
+    """Within this block the odds functions answer in plain ``Fraction``, not sympy.
+
+    Every probability the odds modules hand out passes through :func:`rational`, and every
+    table through :func:`rational_matrix`: sympy ``Rational`` and ``Matrix`` by default (for
+    a class working in sympy), ``Fraction`` and a list of rows of ``Fraction`` inside the
+    block. The values are equal either way; only their type changes. It is meant for
+    scripts, bots and the command line, which want speed and no sympy import (importing
+    sympy alone takes most of a second).
+
+    Like :func:`decimal.localcontext` it lives in a :class:`contextvars.ContextVar`: blocks
+    nest and each restores the mode it found (``exact_fractions(False)`` turns sympy back on
+    inside), a thread starts in the default mode, and it also works as a decorator. The mode
+    in force when a number is *read* decides its type: result objects keep Fractions and
+    convert in their properties, and no cache keeps a converted value.
+
+    >>> with exact_fractions():
+    ...     rational(Fraction(3, 4))
+    Fraction(3, 4)
+    >>> rational(Fraction(3, 4))
+    3/4
+    """
+    token = _FRACTIONS.set(bool(enabled))
+    try:
+        yield
+    finally:
+        _FRACTIONS.reset(token)
+
+
+def _sympy_rational(p: Fraction) -> sympy.Rational:
+    import sympy
+
+    return sympy.Rational(p.numerator, p.denominator)
+
+
+def rational(p: Any) -> sympy.Rational | Fraction:
+    """An exact number as the odds modules hand it out: a sympy ``Rational``, or inside
+    :func:`exact_fractions` a ``Fraction`` (sympy is then not imported).
+
+    >>> rational(Fraction(1, 3))
+    1/3
+    >>> with exact_fractions():
+    ...     rational(Fraction(1, 3))
+    Fraction(1, 3)
+    """
+    p = to_fraction(p)
+    return p if _FRACTIONS.get() else _sympy_rational(p)
+
+
+def rational_matrix(rows: Iterable[Iterable[Any]]) -> sympy.Matrix | list[list[Fraction]]:
+    """A table of exact numbers as the odds modules hand it out: a sympy ``Matrix``, or
+    inside :func:`exact_fractions` a list of rows of ``Fraction`` (what ``Matrix.tolist()``
+    gives; ``sympy.Matrix(rows)`` turns it back).
+
+    >>> rational_matrix([[Fraction(1, 2), 1]])
+    Matrix([[1/2, 1]])
+    >>> with exact_fractions():
+    ...     rational_matrix([[Fraction(1, 2), 1]])
+    [[Fraction(1, 2), Fraction(1, 1)]]
+    """
+    table = [[to_fraction(c) for c in row] for row in rows]
+    if _FRACTIONS.get():
+        return table
+    import sympy
+
+    return sympy.Matrix([[_sympy_rational(c) for c in row] for row in table])
 
 
 def _check_int(name: str, value: Any) -> int:
@@ -370,10 +457,8 @@ class Die:
 
     # -- sympy views ------------------------------------------------------------------------
     def to_sympy(self) -> dict:
-        """outcome -> sympy ``Rational``."""
-        import sympy
-
-        return {o: sympy.Rational(p.numerator, p.denominator) for o, p in self._items}
+        """outcome -> sympy ``Rational`` (always sympy: this is a conversion asked for)."""
+        return {o: _sympy_rational(p) for o, p in self._items}
 
     def to_symbol(self, name: str = "X"):
         """A ``sympy.stats`` random symbol with this distribution (see :func:`random_symbol`)."""
@@ -465,14 +550,11 @@ class ProbTable:
         return self.rows[i]
 
     def to_matrix(self):
-        """The probability cells as a ``sympy.Matrix`` of ``Rational``."""
+        """The probability cells as a ``sympy.Matrix`` of ``Rational`` (always sympy)."""
         import sympy
 
         return sympy.Matrix(
-            [
-                [sympy.Rational(c.numerator, c.denominator) for c in r if isinstance(c, Fraction)]
-                for r in self.rows
-            ]
+            [[_sympy_rational(c) for c in r if isinstance(c, Fraction)] for r in self.rows]
         )
 
     @staticmethod

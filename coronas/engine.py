@@ -621,15 +621,12 @@ def available_games() -> dict[str, type[Game]]:
 
 
 def _import_games() -> None:
-    """Import the game packages so they register themselves (lazily, to keep import fast)."""
+    """Import the games' engine modules so they register themselves (only when asked, to
+    keep ``import coronas.engine`` fast)."""
     import importlib
 
-    for name in ("coronas.batalla", "coronas.hierro", "coronas.carolus"):
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
+    for name in ("coronas.batalla.state", "coronas.hierro.game", "coronas.carolus.state"):
+        importlib.import_module(name)
 
 
 # --------------------------------------------------------------------------------------------

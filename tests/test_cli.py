@@ -263,7 +263,7 @@ def answer_lines(out):
         # green die (3 pawns), 4+: 1/2; one reroll while failing: 1 - (1/2)**2
         (
             ["hierro-castle", "--target", "4", "--army", "3", "--shields", "1"],
-            "P(one action succeeds, up to 1 rerolls): 3/4 (75.00%)",
+            "P(one action succeeds, up to 1 reroll): 3/4 (75.00%)",
         ),
         # red die (1 pawn), 6+: 1/6
         (
@@ -273,7 +273,7 @@ def answer_lines(out):
         # legitimacy 2 is in the red band: 2+ on a d6 is 5/6; with a reroll 1 - (1/6)**2
         (
             ["hierro-diplomacy", "--target", "2", "--shields", "1"],
-            "P(one action succeeds, up to 1 rerolls): 35/36 (97.22%)",
+            "P(one action succeeds, up to 1 reroll): 35/36 (97.22%)",
         ),
         # 2 pawns against 1, no shields: 7/12 + 5/12 * 7/12 = 119/144 (ties to the attacker)
         (["hierro-battle", "2", "1"], "P(attacker wins): 119/144 (82.64%)"),

@@ -8,12 +8,16 @@
   the dragon);
 * :mod:`coronas.batalla.bots`: random and greedy players.
 
+The rule set loads with the package, the engine when first used: :mod:`coronas.batalla.odds`
+imports alone.
+
 >>> from coronas.batalla import Game
 >>> state = Game(seed=1).new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())   # the roll-off, ties rolled again
 (True, 30)
 """
 
+from coronas._lazy import lazy_exports
 from coronas.batalla.rules import (
     CHURCH_SQUARES,
     COUNSELOR_COLOURS,
@@ -21,39 +25,9 @@ from coronas.batalla.rules import (
     COUNSELORS,
     Rules,
 )
-from coronas.batalla.state import (
-    PHASES,
-    Accept,
-    Attack,
-    BatallaGame,
-    BatallaState,
-    BattleRoll,
-    Buy,
-    ChooseDie,
-    CrossReroll,
-    EndTurn,
-    Invoke,
-    Muster,
-    Reroll,
-    RerollDie,
-    Roll,
-    RollOff,
-    Seat,
-    SpendCross,
-    SpendCrown,
-    SpendSwords,
-    Visit,
-)
 from coronas.engine import IllegalAction
 
-Game = BatallaGame
-State = BatallaState
-
-__all__ = [
-    "CHURCH_SQUARES",
-    "COUNSELORS",
-    "COUNSELOR_COLOURS",
-    "COUNSELOR_NAMES",
+_ENGINE = (
     "PHASES",
     "Accept",
     "Attack",
@@ -64,19 +38,36 @@ __all__ = [
     "ChooseDie",
     "CrossReroll",
     "EndTurn",
-    "Game",
-    "IllegalAction",
     "Invoke",
     "Muster",
     "Reroll",
     "RerollDie",
     "Roll",
     "RollOff",
-    "Rules",
     "Seat",
     "SpendCross",
     "SpendCrown",
     "SpendSwords",
-    "State",
     "Visit",
+)
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        **dict.fromkeys(_ENGINE, "state"),
+        "Game": "state:BatallaGame",
+        "State": "state:BatallaState",
+    },
+)
+
+__all__ = [
+    "CHURCH_SQUARES",
+    "COUNSELORS",
+    "COUNSELOR_COLOURS",
+    "COUNSELOR_NAMES",
+    "Game",
+    "IllegalAction",
+    "Rules",
+    "State",
+    *_ENGINE,
 ]

@@ -1,7 +1,8 @@
 """Exact odds for Batalla de Coronas: battles with rerolls, the decision dice, the dragon.
 
 Everything is computed in exact fractions; single probabilities come back as sympy
-``Rational`` and distributions as :class:`~coronas.dice.Die`. The tests check each function
+``Rational`` (``Fraction`` under :func:`~coronas.dice.exact_fractions`) and distributions as
+:class:`~coronas.dice.Die`. The tests check each function
 against the engine's own game tree (:func:`coronas.engine.exact_distribution`) and against
 seeded simulations.
 
@@ -20,10 +21,13 @@ import dataclasses
 import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coronas.batalla.rules import COUNSELORS, Rules
-from coronas.dice import Die, ProbTable
+from coronas.dice import Die, ProbTable, rational
+
+if TYPE_CHECKING:
+    import sympy
 
 __all__ = [
     "BattleOdds",
@@ -44,12 +48,6 @@ __all__ = [
 ]
 
 ZERO, ONE = Fraction(0), Fraction(1)
-
-
-def _rational(p: Fraction):
-    import sympy
-
-    return sympy.Rational(p.numerator, p.denominator)
 
 
 def _face_pmf(rules: Rules) -> tuple[tuple[int, Fraction], ...]:
@@ -277,14 +275,14 @@ class BattleOdds:
         self._policy_rows = solver.policy_rows(gold)
 
     @property
-    def gem(self):
-        """P(gem) with optimal rerolls on both sides (sympy Rational)."""
-        return _rational(self.optimal.prob(lambda o: o.gem))
+    def gem(self) -> sympy.Rational | Fraction:
+        """P(gem) with optimal rerolls on both sides."""
+        return rational(self.optimal.prob(lambda o: o.gem))
 
     @property
-    def gem_no_rerolls(self):
-        """P(gem) when nobody rerolls (sympy Rational)."""
-        return _rational(self.no_rerolls.prob(lambda o: o.gem))
+    def gem_no_rerolls(self) -> sympy.Rational | Fraction:
+        """P(gem) when nobody rerolls."""
+        return rational(self.no_rerolls.prob(lambda o: o.gem))
 
     @property
     def policy(self) -> ProbTable:
@@ -485,22 +483,24 @@ def _pairs(rules: Rules) -> list[tuple[int, int, Fraction]]:
     return [(lo, hi, p) for (lo, hi), p in sorted(acc.items())]
 
 
-def p_chair(chair: int, noble_chair: int | None = None, rules: Rules | None = None):
+def p_chair(
+    chair: int, noble_chair: int | None = None, rules: Rules | None = None
+) -> sympy.Rational | Fraction:
     """P(the counselor on ``chair`` can be activated this turn): a die shows ``chair``, or,
-    with the Noble seated on ``noble_chair``, a die shows that chair (sympy Rational).
+    with the Noble seated on ``noble_chair``, a die shows that chair.
 
     >>> p_chair(3, noble_chair=5)          # 1 - (4/6)**2
     5/9
     """
     rules = rules or Rules()
     wanted = {chair} if noble_chair is None else {chair, noble_chair}
-    return _rational(sum((p for lo, hi, p in _pairs(rules) if {lo, hi} & wanted), ZERO))
+    return rational(sum((p for lo, hi, p in _pairs(rules) if {lo, hi} & wanted), ZERO))
 
 
-def p_doubles(rules: Rules | None = None):
+def p_doubles(rules: Rules | None = None) -> sympy.Rational | Fraction:
     """P(both decision dice show the same number): then that chair and that much gold."""
     rules = rules or Rules()
-    return _rational(sum((p for lo, hi, p in _pairs(rules) if lo == hi), ZERO))
+    return rational(sum((p for lo, hi, p in _pairs(rules) if lo == hi), ZERO))
 
 
 def decision_table(rules: Rules | None = None) -> ProbTable:

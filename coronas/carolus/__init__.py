@@ -10,26 +10,15 @@
 * :class:`Position`: a position set up by hand;
 * :mod:`coronas.carolus.odds`: exact odds of draws, emperor stops and family control;
 * :mod:`coronas.carolus.bots`: random and greedy players.
+
+The rule set loads with the package, the engine when first used: :mod:`coronas.carolus.odds`
+imports alone.
 """
 
+from coronas._lazy import lazy_exports
 from coronas.carolus.rules import JOKER, Rules
-from coronas.carolus.state import (
-    AssignJoker,
-    CarolusState,
-    ChooseDisc,
-    Deploy,
-    Draw,
-    Game,
-    MoveEmperor,
-    PlaceKnight,
-    Position,
-    Resolution,
-    SetOrder,
-    family_controller,
-)
 
-__all__ = [
-    "JOKER",
+_ENGINE = (
     "AssignJoker",
     "CarolusState",
     "ChooseDisc",
@@ -40,7 +29,10 @@ __all__ = [
     "PlaceKnight",
     "Position",
     "Resolution",
-    "Rules",
     "SetOrder",
     "family_controller",
-]
+)
+
+__getattr__, __dir__ = lazy_exports(__name__, dict.fromkeys(_ENGINE, "state"))
+
+__all__ = ["JOKER", "Rules", *_ENGINE]

@@ -18,9 +18,10 @@ region 1 can run across the closing boundary between 15 and 1.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["merged_members", "neighbours", "region_name", "ring_graph", "step"]
 
@@ -72,6 +73,8 @@ def ring_graph(
     >>> sorted(g.nodes(data="castles")), g.graph["clockwise"]
     ([(1, 2), (4, 0)], [1, 4])
     """
+    import networkx as nx
+
     g = nx.Graph(clockwise=list(ring), **graph_attrs)
     for rid in ring:
         g.add_node(rid, **dict(regions[rid]))

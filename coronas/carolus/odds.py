@@ -26,13 +26,16 @@ import math
 from collections.abc import Iterator
 from fractions import Fraction
 from html import escape
-
-import sympy
+from typing import TYPE_CHECKING
 
 from coronas.carolus.board import region_name
 from coronas.carolus.rules import JOKER, Rules
-from coronas.carolus.state import CarolusState, Resolution
-from coronas.dice import Die, ProbTable
+from coronas.dice import Die, ProbTable, rational
+
+if TYPE_CHECKING:
+    import sympy
+
+    from coronas.carolus.state import CarolusState, Resolution
 
 __all__ = [
     "EmperorOption",
@@ -48,10 +51,6 @@ __all__ = [
     "replenish_table",
     "rival_threat",
 ]
-
-
-def _rational(p: Fraction) -> sympy.Rational:
-    return sympy.Rational(p.numerator, p.denominator)
 
 
 def _family(rules: Rules, family: str | None) -> str:
@@ -93,16 +92,17 @@ def family_draw_distribution(
 
 def knights_for_family(
     draws: int, at_least: int, family: str | None = None, rules: Rules | None = None
-) -> sympy.Rational:
+) -> sympy.Rational | Fraction:
     """Probability that at least ``at_least`` of ``draws`` knights can go to one chosen
-    family, jokers included (a sympy ``Rational``).
+    family, jokers included (a sympy ``Rational``; a ``Fraction`` under
+    :func:`~coronas.dice.exact_fractions`).
 
     >>> knights_for_family(3, 2)           # 3*(1/3)**2*(2/3) + (1/3)**3 = 7/27
     7/27
     """
     if at_least <= 0:
-        return sympy.Integer(1)
-    return _rational(family_draw_distribution(draws, family, rules).p_ge(at_least))
+        return rational(1)
+    return rational(family_draw_distribution(draws, family, rules).p_ge(at_least))
 
 
 def _kinds(rules: Rules) -> tuple[str, ...]:
@@ -315,7 +315,7 @@ def control_chance(
     family: str,
     draws: int | None = None,
     rival_gain: int = 0,
-) -> sympy.Rational:
+) -> sympy.Rational | Fraction:
     """The chance that after the player's next replenish (``draws`` knights, by default the
     rule set's count) their reserve lets them take or keep control of ``family`` in their
     next deployment: the knights needed (:func:`control_need`) are at most one turn's
@@ -323,14 +323,20 @@ def control_chance(
 
     The reserve is taken as it is now, so ask after deploying (at the replenish).
     """
+    return rational(_control_chance(state, player, family, draws, rival_gain))
+
+
+def _control_chance(
+    state: CarolusState, player: int, family: str, draws: int | None, rival_gain: int
+) -> Fraction:
     rules: Rules = state.rules
     n = state.num_players
     draws = rules.draw_count(n) if draws is None else draws
     need = control_need(state, player, family, rival_gain)
     if need > rules.deploy_count(n):
-        return sympy.Integer(0)
+        return Fraction(0)
     have = state.reserve[player][rules.families.index(family)]
-    return _rational(family_draw_distribution(draws, family, rules).p_ge(need - have))
+    return family_draw_distribution(draws, family, rules).p_ge(need - have)
 
 
 def control_table(
@@ -340,7 +346,7 @@ def control_table(
     rows = []
     for i, f in enumerate(state.rules.families):
         need = control_need(state, player, f, rival_gain)
-        p = control_chance(state, player, f, draws, rival_gain)
+        p = _control_chance(state, player, f, draws, rival_gain)
         status = "holds" if state.control[i] == player else "takes"
-        rows.append((f, status, need, state.reserve[player][i], Fraction(int(p.p), int(p.q))))
+        rows.append((f, status, need, state.reserve[player][i], p))
     return ProbTable(rows, header=("family", "status", "needs", "in reserve", "P"))

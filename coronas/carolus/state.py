@@ -23,14 +23,15 @@ import operator
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from coronas import engine
 from coronas.carolus.board import neighbours, region_name, ring_graph, step
 from coronas.carolus.rules import JOKER, Rules
 from coronas.engine import CHANCE, TERMINAL, Action, register_game
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "AssignJoker",

@@ -19,54 +19,13 @@ from typing import Any
 
 import networkx as nx
 
-from coronas.hierro.actions import (
-    AcceptAlliance,
-    AcceptRoll,
-    AttackArmy,
-    AttackCastle,
-    ChooseCastle,
-    DiscardCard,
-    DrawCards,
-    Keep,
-    Move,
-    PlayBishop,
-    PlayCavalryCharge,
-    PlayForcedMarch,
-    PlayGoodFortune,
-    PlayHostage,
-    PlayInvasion,
-    PlayKingIsDead,
-    PlayLoyalVassal,
-    PlayPope,
-    PlayResistance,
-    PlaySecretPact,
-    PlaySpy,
-    Recruit,
-    RequestAlliance,
-    RequestSupport,
-    Reroll,
-    Retrieve,
-    ReturnHostage,
-    SendEmissary,
-    TakeCard,
-    TakeHostage,
-)
+from coronas.dice import exact_fractions
+from coronas.engine import RandomBot
+from coronas.hierro import actions, odds
 from coronas.hierro.rules import card_kind
 from coronas.hierro.state import ROME, HierroState
 
 __all__ = ["BOTS", "GreedyBot", "RandomBot"]
-
-
-class RandomBot:
-    """Chooses uniformly among the legal actions (rerolls and kept cards included)."""
-
-    name = "random"
-
-    def choose(self, state: HierroState, rng: random.Random) -> Any:
-        return rng.choice(state.legal_actions())
-
-    def __repr__(self) -> str:
-        return "RandomBot()"
 
 
 class GreedyBot:
@@ -75,17 +34,18 @@ class GreedyBot:
     It rolls when the odds of a castle or an emissary are good, fights only battles it is
     likely to win, recruits, sends emissaries to Rome while that is allowed, plays cards that
     help it at once, and otherwise marches its largest army towards the nearest castle it does
-    not own. Odds come from :mod:`coronas.hierro.odds` when it is there, else from the die.
+    not own. A battle's odds are exact (:func:`coronas.hierro.odds.battle`), a castle's or an
+    emissary's those of one roll of the die.
     """
 
     name = "greedy"
 
     def choose(self, state: HierroState, rng: random.Random) -> Any:
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
         best, best_score = [], float("-inf")
-        for a in actions:
+        for a in legal:
             s = self.score(state, a)
             if s > best_score:
                 best, best_score = [a], s
@@ -100,67 +60,71 @@ class GreedyBot:
     def score(self, state: HierroState, a: Any) -> float:
         p = state.current_player
         r = state.rules
-        if isinstance(a, Reroll):
+        if isinstance(a, actions.Reroll):
             return 1.0
-        if isinstance(a, AcceptRoll):
+        if isinstance(a, actions.AcceptRoll):
             return 0.5 if state.shields[p] <= 1 else 0.0
-        if isinstance(a, ChooseCastle):
+        if isinstance(a, actions.ChooseCastle):
             return -len(_nearby_castles(state.board, a.castle))
-        if isinstance(a, Keep):
+        if isinstance(a, actions.Keep):
             return _card_value(a.card)
-        if isinstance(a, AttackCastle | PlayGoodFortune):
-            if isinstance(a, PlayGoodFortune) and a.means == "emissary":
+        if isinstance(a, actions.AttackCastle | actions.PlayGoodFortune):
+            if isinstance(a, actions.PlayGoodFortune) and a.means == "emissary":
                 target = state.emissary_target(a.castle) or 7
                 return 4.0 * _p_ge(r.die(r.good_fortune_die), target) - 0.5
             n = state.army(a.castle, p)
-            die = r.die(r.good_fortune_die) if isinstance(a, PlayGoodFortune) else r.army_die(n)
+            die = (
+                r.die(r.good_fortune_die)
+                if isinstance(a, actions.PlayGoodFortune)
+                else r.army_die(n)
+            )
             value = 5.0 if a.castle in state.info.royal else 4.0
             return value * _p_ge(die, state.army_target(a.castle)) - (
-                0.5 if isinstance(a, PlayGoodFortune) else 0.0
+                0.5 if isinstance(a, actions.PlayGoodFortune) else 0.0
             )
-        if isinstance(a, RequestSupport):
+        if isinstance(a, actions.RequestSupport):
             target = state.emissary_target(a.castle) or 7
             return 4.0 * _p_ge(r.diplomacy_die(state.legit[p]), target)
-        if isinstance(a, AttackArmy | PlayCavalryCharge):
+        if isinstance(a, actions.AttackArmy | actions.PlayCavalryCharge):
             mine, theirs = state.army(a.city, p), state.army(a.city, a.defender)
-            cavalry = isinstance(a, PlayCavalryCharge)
+            cavalry = isinstance(a, actions.PlayCavalryCharge)
             win = _p_battle(r, mine, theirs, cavalry)
             allied = 4.0 if state.allied(p, a.defender) else 0.0
             return 4.0 * win - 2.5 * (1 - win) + (r.cavalry_vp * win if cavalry else 0) - allied
-        if isinstance(a, Recruit | PlayLoyalVassal):
+        if isinstance(a, actions.Recruit | actions.PlayLoyalVassal):
             return 2.5
-        if isinstance(a, SendEmissary):
+        if isinstance(a, actions.SendEmissary):
             if a.to == ROME:
                 return 2.2
             target = state.emissary_target(a.to) if a.to in state.info.castle_set else None
             if target is None:
                 return 0.3  # barbarian insurance
             return 2.0 * _p_ge(r.diplomacy_die(state.legit[p]), target)
-        if isinstance(a, PlayBishop | PlaySecretPact):
+        if isinstance(a, actions.PlayBishop | actions.PlaySecretPact):
             return 3.5
-        if isinstance(a, PlayKingIsDead):
+        if isinstance(a, actions.PlayKingIsDead):
             return 3.0 if state.legit[p] == max(state.legit) else -1.0
-        if isinstance(a, PlayPope):
+        if isinstance(a, actions.PlayPope):
             counts = [state.rome.count(q) for q in range(state.num_players)]
             return 3.0 if counts[p] == max(counts) and counts[p] > 0 else -1.0
-        if isinstance(a, PlayInvasion):
+        if isinstance(a, actions.PlayInvasion):
             people = state.magyars if a.card.startswith("magyar") else state.saracens
             return 2.0 if p in people else -1.0
-        if isinstance(a, PlayResistance):
+        if isinstance(a, actions.PlayResistance):
             return 2.0
-        if isinstance(a, PlaySpy | PlayHostage | TakeHostage):
+        if isinstance(a, actions.PlaySpy | actions.PlayHostage | actions.TakeHostage):
             return 0.8
-        if isinstance(a, AcceptAlliance):
+        if isinstance(a, actions.AcceptAlliance):
             return 1.8
-        if isinstance(a, TakeCard | DrawCards):
-            return 1.0 + (0.3 if isinstance(a, DrawCards) else 0)
-        if isinstance(a, Move | PlayForcedMarch):
+        if isinstance(a, actions.TakeCard | actions.DrawCards):
+            return 1.0 + (0.3 if isinstance(a, actions.DrawCards) else 0)
+        if isinstance(a, actions.Move | actions.PlayForcedMarch):
             return _move_value(state, p, a)
-        if isinstance(a, ReturnHostage):
+        if isinstance(a, actions.ReturnHostage):
             return -0.5
-        if isinstance(a, DiscardCard):
+        if isinstance(a, actions.DiscardCard):
             return 0.1 - _card_value(a.card) / 10
-        if isinstance(a, RequestAlliance | Retrieve):
+        if isinstance(a, actions.RequestAlliance | actions.Retrieve):
             return 0.0
         return 0.0
 
@@ -173,14 +137,10 @@ _BATTLES: dict[tuple[Any, int, int, bool], float] = {}
 
 
 def _p_battle(rules: Any, attacker: int, defender: int, cavalry: bool) -> float:
-    """P(the attacker wins), no shields: exact from coronas.hierro.odds, else a rough guess."""
+    """P(the attacker wins), no shields: exact, computed in Fractions (no sympy) once."""
     key = (rules, attacker, defender, cavalry)
     if key not in _BATTLES:
-        try:
-            from coronas.hierro import odds
-        except ImportError:  # the odds module is optional for the bots
-            _BATTLES[key] = attacker / (attacker + defender)
-        else:
+        with exact_fractions():
             result = odds.battle(attacker, defender, rules=rules, cavalry_charge=cavalry)
             _BATTLES[key] = float(result.attacker_wins)
     return _BATTLES[key]

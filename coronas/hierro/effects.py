@@ -9,39 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from coronas.hierro.actions import (
-    CARD_ACTIONS,
-    MAGYARS,
-    ROME,
-    SARACENS,
-    ZONE,
-    AcceptAlliance,
-    AttackArmy,
-    AttackCastle,
-    DiscardCard,
-    DrawCards,
-    Move,
-    PlayBishop,
-    PlayCavalryCharge,
-    PlayForcedMarch,
-    PlayGoodFortune,
-    PlayHostage,
-    PlayInvasion,
-    PlayKingIsDead,
-    PlayLoyalVassal,
-    PlayPope,
-    PlayResistance,
-    PlaySecretPact,
-    PlaySpy,
-    Recruit,
-    RequestAlliance,
-    RequestSupport,
-    Retrieve,
-    ReturnHostage,
-    SendEmissary,
-    TakeCard,
-    TakeHostage,
-)
+from coronas.hierro import actions
+from coronas.hierro.actions import CARD_ACTIONS, MAGYARS, ROME, SARACENS, ZONE
 from coronas.hierro.legality import played_card
 
 __all__ = ["TurnEffects"]
@@ -64,12 +33,12 @@ class TurnEffects:
         self.hands[p] = tuple(hand)
         self.discards = {**self.discards, card: self.discards.get(card, 0) + 1}
 
-    def _do_move(self, p: int, a: Move | PlayForcedMarch) -> None:
+    def _do_move(self, p: int, a: actions.Move | actions.PlayForcedMarch) -> None:
         self._remove_pawns(a.frm, p, a.count)
         self._add_pawns(a.to, p, a.count)
         self._finish_action()
 
-    def _do_recruit(self, p: int, a: Recruit) -> None:
+    def _do_recruit(self, p: int, a: actions.Recruit) -> None:
         n = min(self.rules.recruit_size(self.legit[p]), self.pawns[p])
         self._recruit(p, a.castle, n)
 
@@ -78,23 +47,23 @@ class TurnEffects:
         self._add_pawns(castle, p, min(n, self.pawns[p]))
         self._finish_action()
 
-    def _do_attack_army(self, p: int, a: AttackArmy) -> None:
+    def _do_attack_army(self, p: int, a: actions.AttackArmy) -> None:
         self._break_alliance(p, a.defender)
         self._start_fight("battle", p, a.city, defender=a.defender)
 
-    def _do_cavalry(self, p: int, a: PlayCavalryCharge) -> None:
+    def _do_cavalry(self, p: int, a: actions.PlayCavalryCharge) -> None:
         self._break_alliance(p, a.defender)
         self._start_fight(
             "battle", p, a.city, defender=a.defender, colour=self.rules.cavalry_die, cavalry=True
         )
 
-    def _do_attack_castle(self, p: int, a: AttackCastle) -> None:
+    def _do_attack_castle(self, p: int, a: actions.AttackCastle) -> None:
         owner = self.owner.get(a.castle)
         if owner is not None:
             self._break_alliance(p, owner)
         self._start_fight("castle", p, a.castle)
 
-    def _do_good_fortune(self, p: int, a: PlayGoodFortune) -> None:
+    def _do_good_fortune(self, p: int, a: actions.PlayGoodFortune) -> None:
         colour = self.rules.good_fortune_die
         if a.means == "army":
             owner = self.owner.get(a.castle)
@@ -104,10 +73,10 @@ class TurnEffects:
         else:
             self._start_fight("diplomacy", p, a.castle, colour=colour)
 
-    def _do_support(self, p: int, a: RequestSupport) -> None:
+    def _do_support(self, p: int, a: actions.RequestSupport) -> None:
         self._start_fight("diplomacy", p, a.castle)
 
-    def _do_send(self, p: int, a: SendEmissary) -> None:
+    def _do_send(self, p: int, a: actions.SendEmissary) -> None:
         self.hand_em[p] -= 1
         if a.to == ROME:
             self.rome = (*self.rome, p)
@@ -138,7 +107,7 @@ class TurnEffects:
         else:
             del self.at_castle[place]
 
-    def _do_retrieve(self, p: int, a: Retrieve) -> None:
+    def _do_retrieve(self, p: int, a: actions.Retrieve) -> None:
         if a.frm == ZONE:
             del self.zone[(p, a.target)]
         else:
@@ -148,12 +117,12 @@ class TurnEffects:
         self.hand_em[p] += 1
         self._finish_action()
 
-    def _do_request_alliance(self, p: int, a: RequestAlliance) -> None:
+    def _do_request_alliance(self, p: int, a: actions.RequestAlliance) -> None:
         self.hand_em[p] -= 1
         self.zone[(p, a.target)] = False
         self._finish_action()
 
-    def _do_accept(self, p: int, a: AcceptAlliance) -> None:
+    def _do_accept(self, p: int, a: actions.AcceptAlliance) -> None:
         self.zone[(a.requester, p)] = True
         self._gain(p, self.rules.alliance_accept_gain)
         self._finish_action()
@@ -161,46 +130,46 @@ class TurnEffects:
     def _hold(self, holder: int, owner: int) -> None:
         self.hostages = tuple(sorted((*self.hostages, (holder, owner))))
 
-    def _do_take_hostage(self, p: int, a: TakeHostage) -> None:
+    def _do_take_hostage(self, p: int, a: actions.TakeHostage) -> None:
         self._break_alliance(p, a.owner)
         self._remove_emissary(a.owner, a.castle)
         self._hold(p, a.owner)
         self._finish_action()
 
-    def _do_return_hostage(self, p: int, a: ReturnHostage) -> None:
+    def _do_return_hostage(self, p: int, a: actions.ReturnHostage) -> None:
         hs = list(self.hostages)
         hs.remove((p, a.owner))
         self.hostages = tuple(hs)
         self.hand_em[a.owner] += 1
         # Free: not an action of the turn, so the turn goes on.
 
-    def _do_take_card(self, p: int, a: TakeCard) -> None:
+    def _do_take_card(self, p: int, a: actions.TakeCard) -> None:
         self._start_draws(((p, a.deck),), "hand", "action")
 
-    def _do_draw_cards(self, p: int, a: DrawCards) -> None:
+    def _do_draw_cards(self, p: int, a: actions.DrawCards) -> None:
         cost = self.rules.draw_many_cost
         self.shields[p] -= cost
         self.supply += cost
         self._start_draws(((p, a.deck),) * self.rules.draw_many_count, "looking", "keep")
 
-    def _do_discard(self, p: int, a: DiscardCard) -> None:
+    def _do_discard(self, p: int, a: actions.DiscardCard) -> None:
         self._discard(p, a.card)
         self._finish_action()
 
-    def _do_resistance(self, p: int, a: PlayResistance) -> None:
+    def _do_resistance(self, p: int, a: actions.PlayResistance) -> None:
         self._break_alliance(p, a.enemy)
         n = min(self.rules.resistance_pawns, self.army(a.castle, a.enemy))
         self._remove_pawns(a.castle, a.enemy, n)
         self._finish_action()
 
-    def _do_loyal_vassal(self, p: int, a: PlayLoyalVassal) -> None:
+    def _do_loyal_vassal(self, p: int, a: actions.PlayLoyalVassal) -> None:
         self._recruit(p, a.castle, self.rules.loyal_vassal_size)
 
-    def _do_bishop(self, p: int, a: PlayBishop) -> None:
+    def _do_bishop(self, p: int, a: actions.PlayBishop) -> None:
         self._gain(p, self.rules.bishop_gain)
         self._finish_action()
 
-    def _do_pope(self, p: int, a: PlayPope) -> None:
+    def _do_pope(self, p: int, a: actions.PlayPope) -> None:
         counts = Counter(self.rome)
         if counts or not self.rules.pope_needs_emissaries:
             top = max((counts.get(q, 0) for q in range(self.num_players)), default=0)
@@ -209,29 +178,29 @@ class TurnEffects:
                     self._gain(q, self.rules.pope_gain)
         self._finish_action()
 
-    def _do_king_is_dead(self, p: int, a: PlayKingIsDead) -> None:
+    def _do_king_is_dead(self, p: int, a: actions.PlayKingIsDead) -> None:
         top = max(self.legit)
         for q in range(self.num_players):
             if self.legit[q] == top:
                 self._gain(q, self.rules.king_is_dead_gain)
         self._finish_action()
 
-    def _do_spy(self, p: int, a: PlaySpy) -> None:
+    def _do_spy(self, p: int, a: actions.PlaySpy) -> None:
         self._discard(a.target, a.discard)
         self._finish_action()
 
-    def _do_invasion(self, p: int, a: PlayInvasion) -> None:
+    def _do_invasion(self, p: int, a: actions.PlayInvasion) -> None:
         people = self.magyars if a.card == "magyar_invasion" else self.saracens
         for q in range(self.num_players):
             if q not in people:
                 self._gain(q, -self.rules.invasion_loss)
         self._finish_action()
 
-    def _do_secret_pact(self, p: int, a: PlaySecretPact) -> None:
+    def _do_secret_pact(self, p: int, a: actions.PlaySecretPact) -> None:
         self.vp[p] += self.rules.secret_pact_vp
         self._finish_action()
 
-    def _do_hostage(self, p: int, a: PlayHostage) -> None:
+    def _do_hostage(self, p: int, a: actions.PlayHostage) -> None:
         self._break_alliance(p, a.owner)
         self._remove_emissary(a.owner, a.place)
         self._hold(p, a.owner)
@@ -251,30 +220,30 @@ class TurnEffects:
 
 
 _HANDLERS = {
-    Move: TurnEffects._do_move,
-    Recruit: TurnEffects._do_recruit,
-    AttackArmy: TurnEffects._do_attack_army,
-    AttackCastle: TurnEffects._do_attack_castle,
-    SendEmissary: TurnEffects._do_send,
-    RequestSupport: TurnEffects._do_support,
-    RequestAlliance: TurnEffects._do_request_alliance,
-    AcceptAlliance: TurnEffects._do_accept,
-    Retrieve: TurnEffects._do_retrieve,
-    TakeHostage: TurnEffects._do_take_hostage,
-    ReturnHostage: TurnEffects._do_return_hostage,
-    TakeCard: TurnEffects._do_take_card,
-    DrawCards: TurnEffects._do_draw_cards,
-    DiscardCard: TurnEffects._do_discard,
-    PlayGoodFortune: TurnEffects._do_good_fortune,
-    PlayCavalryCharge: TurnEffects._do_cavalry,
-    PlayForcedMarch: TurnEffects._do_move,
-    PlayResistance: TurnEffects._do_resistance,
-    PlayLoyalVassal: TurnEffects._do_loyal_vassal,
-    PlayBishop: TurnEffects._do_bishop,
-    PlayPope: TurnEffects._do_pope,
-    PlayKingIsDead: TurnEffects._do_king_is_dead,
-    PlaySpy: TurnEffects._do_spy,
-    PlayInvasion: TurnEffects._do_invasion,
-    PlaySecretPact: TurnEffects._do_secret_pact,
-    PlayHostage: TurnEffects._do_hostage,
+    actions.Move: TurnEffects._do_move,
+    actions.Recruit: TurnEffects._do_recruit,
+    actions.AttackArmy: TurnEffects._do_attack_army,
+    actions.AttackCastle: TurnEffects._do_attack_castle,
+    actions.SendEmissary: TurnEffects._do_send,
+    actions.RequestSupport: TurnEffects._do_support,
+    actions.RequestAlliance: TurnEffects._do_request_alliance,
+    actions.AcceptAlliance: TurnEffects._do_accept,
+    actions.Retrieve: TurnEffects._do_retrieve,
+    actions.TakeHostage: TurnEffects._do_take_hostage,
+    actions.ReturnHostage: TurnEffects._do_return_hostage,
+    actions.TakeCard: TurnEffects._do_take_card,
+    actions.DrawCards: TurnEffects._do_draw_cards,
+    actions.DiscardCard: TurnEffects._do_discard,
+    actions.PlayGoodFortune: TurnEffects._do_good_fortune,
+    actions.PlayCavalryCharge: TurnEffects._do_cavalry,
+    actions.PlayForcedMarch: TurnEffects._do_move,
+    actions.PlayResistance: TurnEffects._do_resistance,
+    actions.PlayLoyalVassal: TurnEffects._do_loyal_vassal,
+    actions.PlayBishop: TurnEffects._do_bishop,
+    actions.PlayPope: TurnEffects._do_pope,
+    actions.PlayKingIsDead: TurnEffects._do_king_is_dead,
+    actions.PlaySpy: TurnEffects._do_spy,
+    actions.PlayInvasion: TurnEffects._do_invasion,
+    actions.PlaySecretPact: TurnEffects._do_secret_pact,
+    actions.PlayHostage: TurnEffects._do_hostage,
 }

@@ -13,41 +13,8 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from coronas.hierro.actions import (
-    BARBARIANS,
-    CARD_ACTIONS,
-    DECKS,
-    MAGYARS,
-    ROME,
-    SARACENS,
-    ZONE,
-    AcceptAlliance,
-    AttackArmy,
-    AttackCastle,
-    DiscardCard,
-    DrawCards,
-    Move,
-    PlayBishop,
-    PlayCavalryCharge,
-    PlayForcedMarch,
-    PlayGoodFortune,
-    PlayHostage,
-    PlayInvasion,
-    PlayKingIsDead,
-    PlayLoyalVassal,
-    PlayPope,
-    PlayResistance,
-    PlaySecretPact,
-    PlaySpy,
-    Recruit,
-    RequestAlliance,
-    RequestSupport,
-    Retrieve,
-    ReturnHostage,
-    SendEmissary,
-    TakeCard,
-    TakeHostage,
-)
+from coronas.hierro import actions
+from coronas.hierro.actions import BARBARIANS, CARD_ACTIONS, DECKS, MAGYARS, ROME, SARACENS, ZONE
 from coronas.hierro.rules import card_kind, card_shields
 
 if TYPE_CHECKING:
@@ -90,31 +57,31 @@ class TurnRules:
                     out.extend(moves[k])
             for q in here:
                 if q != p:
-                    add(_act(AttackArmy, city, q))
+                    add(_act(actions.AttackArmy, city, q))
                     if "cavalry_charge" in kinds:
-                        add(_act(PlayCavalryCharge, city, q))
+                        add(_act(actions.PlayCavalryCharge, city, q))
             if city in info.castle_set:
                 o = owner.get(city)
                 if (o != p and not (o is not None and o in here)) and (
                     banner or (o is not None and troops[city])
                 ):
-                    add(_act(AttackCastle, city))
+                    add(_act(actions.AttackCastle, city))
                     if "good_fortune" in kinds:
-                        add(_act(PlayGoodFortune, city, "army"))
+                        add(_act(actions.PlayGoodFortune, city, "army"))
             if free and "forced_march" in kinds:
                 for k in range(1, size + 1):
                     for dest in self._march_reach(city, p, k):
-                        add(_act(PlayForcedMarch, city, dest, k))
+                        add(_act(actions.PlayForcedMarch, city, dest, k))
         for c, o in owner.items():
             if o != p:
                 continue
             if troops[c] and self.pawns[p]:
-                add(_act(Recruit, c))
+                add(_act(actions.Recruit, c))
             here = self.armies.get(c)
             if here and "resistance" in kinds:
                 for q in here:
                     if q != p:
-                        add(_act(PlayResistance, c, q))
+                        add(_act(actions.PlayResistance, c, q))
         if self.hand_em[p]:
             cap = r.castle_emissaries
             for c in info.neutral:
@@ -123,87 +90,87 @@ class TurnRules:
                     and len(self.at_castle.get(c, ())) < cap
                     and (self.emissary_target(c) is not None)
                 ):
-                    add(_act(SendEmissary, c))
+                    add(_act(actions.SendEmissary, c))
             if len(self.rome) < r.rome_capacity(n):
-                add(_act(SendEmissary, ROME))
+                add(_act(actions.SendEmissary, ROME))
             bcap = r.barbarian_capacity(n)
             if len(self.saracens) < bcap:
-                add(_act(SendEmissary, SARACENS))
+                add(_act(actions.SendEmissary, SARACENS))
             if len(self.magyars) < bcap:
-                add(_act(SendEmissary, MAGYARS))
+                add(_act(actions.SendEmissary, MAGYARS))
             for q in range(n):
                 if q != p and (p, q) not in self.zone and (q, p) not in self.zone:
-                    add(_act(RequestAlliance, q))
+                    add(_act(actions.RequestAlliance, q))
         for c, ems in self.at_castle.items():
             mine = [t for q, t in ems if q == p]
             if mine:
-                add(_act(Retrieve, c))
+                add(_act(actions.Retrieve, c))
                 if c not in owner and min(mine) < self.turn and banner:
-                    add(_act(RequestSupport, c))
+                    add(_act(actions.RequestSupport, c))
                     if "good_fortune" in kinds:
-                        add(_act(PlayGoodFortune, c, "emissary"))
+                        add(_act(actions.PlayGoodFortune, c, "emissary"))
             if owner.get(c) == p:
                 for q in sorted({q for q, _ in ems if q != p}):
-                    add(_act(TakeHostage, c, q))
+                    add(_act(actions.TakeHostage, c, q))
         if p in self.rome:
-            add(_act(Retrieve, ROME))
+            add(_act(actions.Retrieve, ROME))
         if p in self.saracens:
-            add(_act(Retrieve, SARACENS))
+            add(_act(actions.Retrieve, SARACENS))
         if p in self.magyars:
-            add(_act(Retrieve, MAGYARS))
+            add(_act(actions.Retrieve, MAGYARS))
         for (a, b), accepted in self.zone.items():
             if not accepted:
                 if b == p:
-                    add(_act(AcceptAlliance, a))
+                    add(_act(actions.AcceptAlliance, a))
                 if a == p:
-                    add(_act(Retrieve, ZONE, b))
+                    add(_act(actions.Retrieve, ZONE, b))
         for o in sorted({o for h, o in self.hostages if h == p}):
-            add(_act(ReturnHostage, o))
+            add(_act(actions.ReturnHostage, o))
         if len(hand) < r.hand_limit:
             for deck in DECKS:
                 if self.decks[deck]:
-                    add(_act(TakeCard, deck))
+                    add(_act(actions.TakeCard, deck))
                     if self.shields[p] >= r.draw_many_cost:
-                        add(_act(DrawCards, deck))
+                        add(_act(actions.DrawCards, deck))
         first = self.left == r.actions_per_turn
         castles = None
         for card in sorted(set(hand)):
-            add(_act(DiscardCard, card))
+            add(_act(actions.DiscardCard, card))
             kind = card_kind(card)
             if kind == "loyal_vassal":
                 shields = card_shields(card)
                 if self.pawns[p]:
                     for c, o in owner.items():
                         if o == p and troops[c] and self.shield_of(c) in shields:
-                            add(_act(PlayLoyalVassal, card, c))
+                            add(_act(actions.PlayLoyalVassal, card, c))
             elif kind in ("bishop", "secret_pact"):
                 if castles is None:
                     castles = {self.shield_of(c) for c, o in owner.items() if o == p}
                 shields = card_shields(card)
                 if kind == "bishop" and any(sh in castles for sh in shields):
-                    add(_act(PlayBishop, card))
+                    add(_act(actions.PlayBishop, card))
                 elif kind == "secret_pact" and all(sh in castles for sh in shields):
-                    add(_act(PlaySecretPact, card))
+                    add(_act(actions.PlaySecretPact, card))
             elif kind == "pope":
                 if first:
-                    add(_act(PlayPope))
+                    add(_act(actions.PlayPope))
             elif kind == "king_is_dead":
-                add(_act(PlayKingIsDead))
+                add(_act(actions.PlayKingIsDead))
             elif kind in ("magyar_invasion", "saracen_invasion"):
                 if first:
-                    add(_act(PlayInvasion, card))
+                    add(_act(actions.PlayInvasion, card))
             elif kind == "spy":
                 for q in range(n):
                     if q != p:
                         for c in sorted(set(self.hands[q])):
-                            add(_act(PlaySpy, q, c))
+                            add(_act(actions.PlaySpy, q, c))
             elif kind == "hostage" and self.hand_em[p]:
                 for place in (*self.at_castle, ROME, SARACENS, MAGYARS):
                     if owner.get(place) == p:
                         continue
                     for q in sorted(set(self.emissaries_at(place))):
                         if q != p:
-                            add(_act(PlayHostage, q, place))
+                            add(_act(actions.PlayHostage, q, place))
         return out
 
     # -- the actions of a turn: candidates and reasons ---------------------------------------------
@@ -218,48 +185,48 @@ class TurnRules:
                 continue
             for nb in info.adj[city]:
                 for k in range(1, size + 1):
-                    yield Move(city, nb, k)
+                    yield actions.Move(city, nb, k)
             for q in here:
                 if q != p:
-                    yield AttackArmy(city, q)
+                    yield actions.AttackArmy(city, q)
             if city in info.castle_set:
-                yield AttackCastle(city)
+                yield actions.AttackCastle(city)
         for c, o in self.owner.items():
             if o == p:
-                yield Recruit(c)
+                yield actions.Recruit(c)
         if self.hand_em[p]:
             for c in info.neutral:
-                yield SendEmissary(c)
-            yield SendEmissary(ROME)
+                yield actions.SendEmissary(c)
+            yield actions.SendEmissary(ROME)
             for b in BARBARIANS:
-                yield SendEmissary(b)
+                yield actions.SendEmissary(b)
             for q in range(self.num_players):
-                yield RequestAlliance(q)
+                yield actions.RequestAlliance(q)
         for c, ems in self.at_castle.items():
             if any(q == p for q, _ in ems):
-                yield RequestSupport(c)
-                yield Retrieve(c)
+                yield actions.RequestSupport(c)
+                yield actions.Retrieve(c)
             if self.owner.get(c) == p:
                 for q in sorted({q for q, _ in ems}):
-                    yield TakeHostage(c, q)
+                    yield actions.TakeHostage(c, q)
         if p in self.rome:
-            yield Retrieve(ROME)
+            yield actions.Retrieve(ROME)
         for b in BARBARIANS:
             if p in self.emissaries_at(b):
-                yield Retrieve(b)
+                yield actions.Retrieve(b)
         for (a, b), accepted in self.zone.items():
             if b == p and not accepted:
-                yield AcceptAlliance(a)
+                yield actions.AcceptAlliance(a)
             if a == p and not accepted:
-                yield Retrieve(ZONE, b)
+                yield actions.Retrieve(ZONE, b)
         for h, o in sorted(set(self.hostages)):
             if h == p:
-                yield ReturnHostage(o)
+                yield actions.ReturnHostage(o)
         for deck in DECKS:
-            yield TakeCard(deck)
-            yield DrawCards(deck)
+            yield actions.TakeCard(deck)
+            yield actions.DrawCards(deck)
         for card in sorted(set(hand)):
-            yield DiscardCard(card)
+            yield actions.DiscardCard(card)
             yield from self._card_candidates(p, card, r)
 
     def _card_candidates(self, p: int, card: str, r: Rules) -> Iterator[Any]:
@@ -268,52 +235,52 @@ class TurnRules:
         if kind == "good_fortune":
             for city, here in self.armies.items():
                 if p in here and city in info.castle_set:
-                    yield PlayGoodFortune(city, "army")
+                    yield actions.PlayGoodFortune(city, "army")
             for c, ems in self.at_castle.items():
                 if any(q == p for q, _ in ems):
-                    yield PlayGoodFortune(c, "emissary")
+                    yield actions.PlayGoodFortune(c, "emissary")
         elif kind == "cavalry_charge":
             for city, here in self.armies.items():
                 if p in here:
                     for q in here:
                         if q != p:
-                            yield PlayCavalryCharge(city, q)
+                            yield actions.PlayCavalryCharge(city, q)
         elif kind == "forced_march":
             for city, here in self.armies.items():
                 size = here.get(p, 0)
                 for k in range(1, size + 1):
                     for dest in self._march_reach(city, p, k):
-                        yield PlayForcedMarch(city, dest, k)
+                        yield actions.PlayForcedMarch(city, dest, k)
         elif kind == "resistance":
             for c, o in self.owner.items():
                 if o == p:
                     for q in self.armies.get(c, ()):
                         if q != p:
-                            yield PlayResistance(c, q)
+                            yield actions.PlayResistance(c, q)
         elif kind == "loyal_vassal":
             for c, o in self.owner.items():
                 if o == p:
-                    yield PlayLoyalVassal(card, c)
+                    yield actions.PlayLoyalVassal(card, c)
         elif kind == "bishop":
-            yield PlayBishop(card)
+            yield actions.PlayBishop(card)
         elif kind == "pope":
-            yield PlayPope()
+            yield actions.PlayPope()
         elif kind == "king_is_dead":
-            yield PlayKingIsDead()
+            yield actions.PlayKingIsDead()
         elif kind == "spy":
             for q in range(self.num_players):
                 if q != p:
                     for c in sorted(set(self.hands[q])):
-                        yield PlaySpy(q, c)
+                        yield actions.PlaySpy(q, c)
         elif kind in ("magyar_invasion", "saracen_invasion"):
-            yield PlayInvasion(card)
+            yield actions.PlayInvasion(card)
         elif kind == "secret_pact":
-            yield PlaySecretPact(card)
+            yield actions.PlaySecretPact(card)
         elif kind == "hostage":
             for place in (*self.at_castle, ROME, *BARBARIANS):
                 for q in sorted(set(self.emissaries_at(place))):
                     if q != p:
-                        yield PlayHostage(q, place)
+                        yield actions.PlayHostage(q, place)
 
     def _march_reach(self, city: str, p: int, count: int) -> list[str]:
         """Cities a Forced march of ``count`` pawns can reach from ``city`` (sorted)."""
@@ -355,7 +322,7 @@ class TurnRules:
                 return f"{who} has no {card} card in hand"
         return check(self, p, who, a)
 
-    def _r_move(self, p: int, who: str, a: Move) -> str | None:
+    def _r_move(self, p: int, who: str, a: actions.Move) -> str | None:
         err = self._army_check(p, who, a.frm, a.count)
         if err:
             return err
@@ -381,7 +348,7 @@ class TurnRules:
             return f"{who} has only {have} pawn(s) in {city}"
         return None
 
-    def _r_recruit(self, p: int, who: str, a: Recruit) -> str | None:
+    def _r_recruit(self, p: int, who: str, a: actions.Recruit) -> str | None:
         if a.castle not in self.info.castle_set:
             return f"there is no castle called {a.castle}"
         if self.owner.get(a.castle) != p:
@@ -392,7 +359,9 @@ class TurnRules:
             return f"{who} has no pawn left to put on the map"
         return None
 
-    def _r_attack_army(self, p: int, who: str, a: AttackArmy | PlayCavalryCharge) -> str | None:
+    def _r_attack_army(
+        self, p: int, who: str, a: actions.AttackArmy | actions.PlayCavalryCharge
+    ) -> str | None:
         if a.city not in self.info.adj:
             return f"there is no city called {a.city} on the map"
         if not self.army(a.city, p):
@@ -405,7 +374,7 @@ class TurnRules:
             return f"{self.colour(a.defender)} has no army in {a.city}"
         return None
 
-    def _r_attack_castle(self, p: int, who: str, a: AttackCastle) -> str | None:
+    def _r_attack_castle(self, p: int, who: str, a: actions.AttackCastle) -> str | None:
         return self._castle_assault_reason(p, who, a.castle)
 
     def _castle_assault_reason(self, p: int, who: str, castle: str) -> str | None:
@@ -426,7 +395,7 @@ class TurnRules:
             return f"{who} has no banner left to place on a conquered castle"
         return None
 
-    def _r_send(self, p: int, who: str, a: SendEmissary) -> str | None:
+    def _r_send(self, p: int, who: str, a: actions.SendEmissary) -> str | None:
         if self.hand_em[p] == 0:
             return f"{who} has no emissary in hand"
         n = self.num_players
@@ -450,7 +419,7 @@ class TurnRules:
             return f"{a.to} already holds {r.castle_emissaries} emissaries"
         return None
 
-    def _r_support(self, p: int, who: str, a: RequestSupport) -> str | None:
+    def _r_support(self, p: int, who: str, a: actions.RequestSupport) -> str | None:
         return self._diplomacy_reason(p, who, a.castle)
 
     def _diplomacy_reason(self, p: int, who: str, castle: str) -> str | None:
@@ -473,7 +442,7 @@ class TurnRules:
             return f"{who} has no banner left to place on {castle}"
         return None
 
-    def _r_request_alliance(self, p: int, who: str, a: RequestAlliance) -> str | None:
+    def _r_request_alliance(self, p: int, who: str, a: actions.RequestAlliance) -> str | None:
         q = a.target
         if not isinstance(q, int) or not 0 <= q < self.num_players:
             return f"there is no player {q}"
@@ -486,14 +455,14 @@ class TurnRules:
             return f"{who} and {self.colour(q)} are {state}"
         return None
 
-    def _r_accept(self, p: int, who: str, a: AcceptAlliance) -> str | None:
+    def _r_accept(self, p: int, who: str, a: actions.AcceptAlliance) -> str | None:
         if self.zone.get((a.requester, p)) is not False:
             if self.zone.get((a.requester, p)):
                 return f"{who} already accepted that alliance"
             return f"no alliance of player {a.requester} awaits {who}'s answer"
         return None
 
-    def _r_retrieve(self, p: int, who: str, a: Retrieve) -> str | None:
+    def _r_retrieve(self, p: int, who: str, a: actions.Retrieve) -> str | None:
         if a.frm == ZONE:
             if a.target is None or self.zone.get((p, a.target)) is not False:
                 if a.target is not None and self.zone.get((p, a.target)):
@@ -509,7 +478,7 @@ class TurnRules:
             return f"{who} has no emissary in {a.frm}"
         return None
 
-    def _r_take_hostage(self, p: int, who: str, a: TakeHostage) -> str | None:
+    def _r_take_hostage(self, p: int, who: str, a: actions.TakeHostage) -> str | None:
         if self.owner.get(a.castle) != p:
             return f"{a.castle} does not belong to {who}: hostages are taken in own castles"
         if a.owner == p:
@@ -518,12 +487,12 @@ class TurnRules:
             return f"no emissary of player {a.owner} is in {a.castle}"
         return None
 
-    def _r_return_hostage(self, p: int, who: str, a: ReturnHostage) -> str | None:
+    def _r_return_hostage(self, p: int, who: str, a: actions.ReturnHostage) -> str | None:
         if (p, a.owner) not in self.hostages:
             return f"{who} holds no emissary of player {a.owner} hostage"
         return None
 
-    def _r_take_card(self, p: int, who: str, a: TakeCard | DrawCards) -> str | None:
+    def _r_take_card(self, p: int, who: str, a: actions.TakeCard | actions.DrawCards) -> str | None:
         if a.deck not in DECKS:
             return f"there is no {a.deck} deck; the decks are military and political"
         if len(self.hands[p]) >= self.rules.hand_limit:
@@ -532,26 +501,26 @@ class TurnRules:
             )
         if not self.decks[a.deck]:
             return f"the {a.deck} deck is empty"
-        if isinstance(a, DrawCards) and self.shields[p] < self.rules.draw_many_cost:
+        if isinstance(a, actions.DrawCards) and self.shields[p] < self.rules.draw_many_cost:
             return (
                 f"{who} has {self.shields[p]} experience shields; drawing several cards "
                 f"costs {self.rules.draw_many_cost}"
             )
         return None
 
-    def _r_discard(self, p: int, who: str, a: DiscardCard) -> str | None:
+    def _r_discard(self, p: int, who: str, a: actions.DiscardCard) -> str | None:
         if a.card not in self.hands[p]:
             return f"{who} has no {a.card} card in hand"
         return None
 
-    def _r_good_fortune(self, p: int, who: str, a: PlayGoodFortune) -> str | None:
+    def _r_good_fortune(self, p: int, who: str, a: actions.PlayGoodFortune) -> str | None:
         if a.means == "army":
             return self._castle_assault_reason(p, who, a.castle)
         if a.means == "emissary":
             return self._diplomacy_reason(p, who, a.castle)
         return f"Good fortune is played with an army or an emissary, not {a.means!r}"
 
-    def _r_forced_march(self, p: int, who: str, a: PlayForcedMarch) -> str | None:
+    def _r_forced_march(self, p: int, who: str, a: actions.PlayForcedMarch) -> str | None:
         err = self._army_check(p, who, a.frm, a.count)
         if err:
             return err
@@ -571,22 +540,22 @@ class TurnRules:
             return f"{a.to} is not within {steps} roads of {a.frm} on a route free of enemy armies"
         return None
 
-    def _r_resistance(self, p: int, who: str, a: PlayResistance) -> str | None:
+    def _r_resistance(self, p: int, who: str, a: actions.PlayResistance) -> str | None:
         if self.owner.get(a.castle) != p:
             return f"{a.castle} is not {who}'s castle"
         if a.enemy == p or not self.army(a.castle, a.enemy):
             return f"no army of player {a.enemy} stands at the gate of {a.castle}"
         return None
 
-    def _r_loyal_vassal(self, p: int, who: str, a: PlayLoyalVassal) -> str | None:
-        err = self._r_recruit(p, who, Recruit(a.castle))
+    def _r_loyal_vassal(self, p: int, who: str, a: actions.PlayLoyalVassal) -> str | None:
+        err = self._r_recruit(p, who, actions.Recruit(a.castle))
         if err:
             return err
         if self.shield_of(a.castle) not in card_shields(a.card):
             return f"{a.castle} does not bear the shield shown on {a.card}"
         return None
 
-    def _r_bishop(self, p: int, who: str, a: PlayBishop) -> str | None:
+    def _r_bishop(self, p: int, who: str, a: actions.PlayBishop) -> str | None:
         shields = card_shields(a.card)
         if not any(self.shield_of(c) in shields for c in self.castles_of(p)):
             return f"{who} controls no castle bearing shield {' or '.join(map(str, shields))}"
@@ -600,21 +569,21 @@ class TurnRules:
     def _r_always(self, p: int, who: str, a: Any) -> str | None:
         return None
 
-    def _r_spy(self, p: int, who: str, a: PlaySpy) -> str | None:
+    def _r_spy(self, p: int, who: str, a: actions.PlaySpy) -> str | None:
         if not isinstance(a.target, int) or not 0 <= a.target < self.num_players or a.target == p:
             return "Spy is played on another player"
         if a.discard not in self.hands[a.target]:
             return f"{self.colour(a.target)} holds no {a.discard} card"
         return None
 
-    def _r_secret_pact(self, p: int, who: str, a: PlaySecretPact) -> str | None:
+    def _r_secret_pact(self, p: int, who: str, a: actions.PlaySecretPact) -> str | None:
         held = {self.shield_of(c) for c in self.castles_of(p)}
         missing = [s for s in card_shields(a.card) if s not in held]
         if missing:
             return f"{who} controls no castle bearing shield {', '.join(map(str, missing))}"
         return None
 
-    def _r_hostage(self, p: int, who: str, a: PlayHostage) -> str | None:
+    def _r_hostage(self, p: int, who: str, a: actions.PlayHostage) -> str | None:
         if self.hand_em[p] == 0:
             return f"{who} has no emissary in hand to put in its place"
         if a.place == ZONE:
@@ -638,44 +607,50 @@ def _act(cls: type, *args: Any) -> Any:
 
 def played_card(a: Any) -> str:
     """The card a card-playing action takes from the hand."""
-    if isinstance(a, PlayLoyalVassal | PlayBishop | PlayInvasion | PlaySecretPact):
+    if isinstance(
+        a,
+        actions.PlayLoyalVassal
+        | actions.PlayBishop
+        | actions.PlayInvasion
+        | actions.PlaySecretPact,
+    ):
         return a.card
     return CARD_ACTIONS[type(a)]
 
 
 def _card_title(a: Any) -> str:
-    if isinstance(a, PlayPope):
+    if isinstance(a, actions.PlayPope):
         return "Support of the Pope"
-    if isinstance(a, PlayInvasion):
+    if isinstance(a, actions.PlayInvasion):
         return "Magyar invasion" if a.card.startswith("magyar") else "Saracen invasion"
     return type(a).__name__
 
 
 _REASONS = {
-    Move: TurnRules._r_move,
-    Recruit: TurnRules._r_recruit,
-    AttackArmy: TurnRules._r_attack_army,
-    AttackCastle: TurnRules._r_attack_castle,
-    SendEmissary: TurnRules._r_send,
-    RequestSupport: TurnRules._r_support,
-    RequestAlliance: TurnRules._r_request_alliance,
-    AcceptAlliance: TurnRules._r_accept,
-    Retrieve: TurnRules._r_retrieve,
-    TakeHostage: TurnRules._r_take_hostage,
-    ReturnHostage: TurnRules._r_return_hostage,
-    TakeCard: TurnRules._r_take_card,
-    DrawCards: TurnRules._r_take_card,
-    DiscardCard: TurnRules._r_discard,
-    PlayGoodFortune: TurnRules._r_good_fortune,
-    PlayCavalryCharge: TurnRules._r_attack_army,
-    PlayForcedMarch: TurnRules._r_forced_march,
-    PlayResistance: TurnRules._r_resistance,
-    PlayLoyalVassal: TurnRules._r_loyal_vassal,
-    PlayBishop: TurnRules._r_bishop,
-    PlayPope: TurnRules._r_first_only,
-    PlayKingIsDead: TurnRules._r_always,
-    PlaySpy: TurnRules._r_spy,
-    PlayInvasion: TurnRules._r_first_only,
-    PlaySecretPact: TurnRules._r_secret_pact,
-    PlayHostage: TurnRules._r_hostage,
+    actions.Move: TurnRules._r_move,
+    actions.Recruit: TurnRules._r_recruit,
+    actions.AttackArmy: TurnRules._r_attack_army,
+    actions.AttackCastle: TurnRules._r_attack_castle,
+    actions.SendEmissary: TurnRules._r_send,
+    actions.RequestSupport: TurnRules._r_support,
+    actions.RequestAlliance: TurnRules._r_request_alliance,
+    actions.AcceptAlliance: TurnRules._r_accept,
+    actions.Retrieve: TurnRules._r_retrieve,
+    actions.TakeHostage: TurnRules._r_take_hostage,
+    actions.ReturnHostage: TurnRules._r_return_hostage,
+    actions.TakeCard: TurnRules._r_take_card,
+    actions.DrawCards: TurnRules._r_take_card,
+    actions.DiscardCard: TurnRules._r_discard,
+    actions.PlayGoodFortune: TurnRules._r_good_fortune,
+    actions.PlayCavalryCharge: TurnRules._r_attack_army,
+    actions.PlayForcedMarch: TurnRules._r_forced_march,
+    actions.PlayResistance: TurnRules._r_resistance,
+    actions.PlayLoyalVassal: TurnRules._r_loyal_vassal,
+    actions.PlayBishop: TurnRules._r_bishop,
+    actions.PlayPope: TurnRules._r_first_only,
+    actions.PlayKingIsDead: TurnRules._r_always,
+    actions.PlaySpy: TurnRules._r_spy,
+    actions.PlayInvasion: TurnRules._r_first_only,
+    actions.PlaySecretPact: TurnRules._r_secret_pact,
+    actions.PlayHostage: TurnRules._r_hostage,
 }

@@ -1,7 +1,8 @@
 """Exact odds for Corona de Hierro's dice: castle assaults, diplomacy and battles.
 
-Everything is exact (``Fraction`` inside, sympy ``Rational`` at the edge) and works for any
-dice faces a player types into the rule set (:class:`coronas.hierro.rules.Rules`).
+Everything is exact (``Fraction`` inside, sympy ``Rational`` at the edge, or ``Fraction`` there
+too under :func:`coronas.dice.exact_fractions`) and works for any dice faces a player types
+into the rule set (:class:`coronas.hierro.rules.Rules`).
 
 * :func:`castle_assault`: one "attack a castle" action, with experience shields spent to
   reroll while failing; and how many actions and turns it takes to take the castle.
@@ -11,7 +12,8 @@ dice faces a player types into the rule set (:class:`coronas.hierro.rules.Rules`
   both sides, in the rulebook's order (the attacker rolls and rerolls without seeing the
   defender's die; the defender then rolls and rerolls knowing the attacker's result). Its
   ``policy`` says when each side should reroll.
-* :func:`battle_table`: P(attacker wins) for every size up to 10 against 10, a sympy Matrix.
+* :func:`battle_table`: P(attacker wins) for every size up to 10 against 10, a sympy Matrix
+  (a list of rows of Fractions under :func:`~coronas.dice.exact_fractions`).
 * :func:`battle_chain`: the battle as a networkx Markov chain, for drawing and teaching.
 
 >>> castle_assault(4, army=3, shields=2).probability      # 1 - (1/2)**3
@@ -33,13 +35,14 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
-
-from coronas.attrition import AttritionRules
-from coronas.dice import Die, ProbTable
+from coronas.attrition import AttritionRules, BattleEnd
+from coronas.dice import Die, ProbTable, rational, rational_matrix
 from coronas.hierro.rules import Rules
+
+if TYPE_CHECKING:
+    import sympy
 
 __all__ = [
     "BattlePolicy",
@@ -77,12 +80,9 @@ def _default_rules() -> Rules:
     return Rules()
 
 
-def _q(p: Fraction) -> sympy.Rational:
-    return sympy.Rational(p.numerator, p.denominator)
-
-
-def _frac(p: Any) -> Fraction:
-    return Fraction(int(p.p), int(p.q)) if isinstance(p, sympy.Rational) else Fraction(p)
+def _plural(n: int, noun: str) -> str:
+    """``1 reroll``, ``2 rerolls``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _pct(p: Any) -> str:
@@ -215,33 +215,36 @@ class StepCount:
         memo[s] = Fraction(0) if stay == 1 else total / (1 - stay)
         return memo[s]
 
-    @functools.cached_property
-    def eventually(self) -> sympy.Rational:
-        """P(it happens at all): below 1 only if some course makes success impossible."""
+    def _from_start(self, done_value: Fraction, step_cost: int) -> Fraction:
+        """:meth:`_solve_from` over the first step's outcomes."""
         memo: dict = {}
-        return _q(
-            sum(
-                (p * self._solve_from(s, memo, Fraction(1), 0) for s, p in self._first), Fraction(0)
-            )
+        return sum(
+            (p * self._solve_from(s, memo, done_value, step_cost) for s, p in self._first),
+            Fraction(0),
         )
+
+    @functools.cached_property
+    def _eventually(self) -> Fraction:
+        return self._from_start(Fraction(1), 0)
+
+    @functools.cached_property
+    def _mean(self) -> Fraction | None:
+        return 1 + self._from_start(Fraction(0), 1) if self._eventually == 1 else None
 
     @property
-    def never(self) -> sympy.Rational:
-        """P(it never happens)."""
-        return 1 - self.eventually
+    def eventually(self) -> sympy.Rational | Fraction:
+        """P(it happens at all): below 1 only if some course makes success impossible."""
+        return rational(self._eventually)
 
-    @functools.cached_property
-    def mean(self) -> sympy.Rational | None:
+    @property
+    def never(self) -> sympy.Rational | Fraction:
+        """P(it never happens)."""
+        return rational(1 - self._eventually)
+
+    @property
+    def mean(self) -> sympy.Rational | Fraction | None:
         """The exact expected number of steps (None when success may never come)."""
-        if self.eventually != 1:
-            return None
-        memo: dict = {}
-        return _q(
-            1
-            + sum(
-                (p * self._solve_from(s, memo, Fraction(0), 1) for s, p in self._first), Fraction(0)
-            )
-        )
+        return None if self._mean is None else rational(self._mean)
 
     def table(self, n: int = 8) -> ProbTable:
         """P(N = k) and P(N <= k) for k = 1..n, and the tail P(N > n)."""
@@ -302,23 +305,38 @@ class RollOdds:
     shields: int
     good_fortune: bool
     successes_needed: int
-    probability: sympy.Rational
-    expected_shields: sympy.Rational
     actions: StepCount
     turns: StepCount
-    expected_shields_until_taken: sympy.Rational | None
+    _shields_until_taken: Fraction | None
 
     @property
-    def single_roll(self) -> sympy.Rational:
+    def single_roll(self) -> sympy.Rational | Fraction:
         """The chance of one roll, without any reroll."""
-        return _q(self.die.p_ge(self.target))
+        return rational(self.die.p_ge(self.target))
+
+    @property
+    def probability(self) -> sympy.Rational | Fraction:
+        """The chance one action succeeds, rerolling while failing: 1 - q**(shields + 1)."""
+        return rational(self.die.p_at_least(self.target, self.shields))
+
+    @property
+    def expected_shields(self) -> sympy.Rational | Fraction:
+        """The shields one action spends on average."""
+        one = _action_outcomes(self.die.p_ge(self.target), self.shields)
+        return rational(sum((k * p for _, k, p in one), Fraction(0)))
+
+    @property
+    def expected_shields_until_taken(self) -> sympy.Rational | Fraction | None:
+        """The shields spent on average until the castle is taken (None if it may never be)."""
+        spent = self._shields_until_taken
+        return None if spent is None else rational(spent)
 
     def summary(self) -> list[tuple[str, str]]:
         rows = [
             ("die", f"{self.colour} ({', '.join(str(f) for f in self.die)})"),
             ("one roll succeeds", f"{self.single_roll}  ({_pct(self.single_roll)})"),
             (
-                f"one action succeeds (up to {self.shields} rerolls)",
+                f"one action succeeds (up to {_plural(self.shields, 'reroll')})",
                 f"{self.probability}  ({_pct(self.probability)})",
             ),
             ("shields spent in that action (mean)", str(self.expected_shields)),
@@ -376,10 +394,6 @@ def _roll_odds(
     p_base = base_die.p_ge(target)
     p_first = die.p_ge(target)
 
-    one = _action_outcomes(p_first, shields)
-    probability = sum((p for ok, _, p in one if ok), Fraction(0))
-    spent = sum((k * p for _, k, p in one), Fraction(0))
-
     # A campaign state: (successes still needed, shields left, Good fortune still to play).
     def action(state: Hashable) -> list[tuple[Hashable, Fraction]]:
         need, left, gf = state  # type: ignore[misc]
@@ -408,7 +422,6 @@ def _roll_odds(
         unit="turn",
         first_step=lambda s: turn(s, first_turn),
     )
-    total_spent = _shields_until_done(start, action, done)
     return RollOdds(
         kind=kind,
         target=target,
@@ -417,11 +430,9 @@ def _roll_odds(
         shields=shields,
         good_fortune=good_fortune,
         successes_needed=successes,
-        probability=_q(probability),
-        expected_shields=_q(spent),
         actions=actions,
         turns=turns,
-        expected_shields_until_taken=None if total_spent is None else _q(total_spent),
+        _shields_until_taken=_shields_until_done(start, action, done),
     )
 
 
@@ -533,17 +544,32 @@ class RaceResult:
     legitimacy: tuple[int, int]
     shields: tuple[int, int]
     attempts_per_turn: int
-    wins: tuple[sympy.Rational, sympy.Rational]
-    never: sympy.Rational
-    expected_turns: sympy.Rational | None
+    _wins: tuple[Fraction, Fraction]
+    _never: Fraction
+    _expected_turns: Fraction | None
 
     @property
-    def first_wins(self) -> sympy.Rational:
-        return self.wins[0]
+    def wins(self) -> tuple[sympy.Rational | Fraction, sympy.Rational | Fraction]:
+        """P(the first player obtains the support), P(the second does)."""
+        return rational(self._wins[0]), rational(self._wins[1])
 
     @property
-    def second_wins(self) -> sympy.Rational:
-        return self.wins[1]
+    def first_wins(self) -> sympy.Rational | Fraction:
+        return rational(self._wins[0])
+
+    @property
+    def second_wins(self) -> sympy.Rational | Fraction:
+        return rational(self._wins[1])
+
+    @property
+    def never(self) -> sympy.Rational | Fraction:
+        """P(nobody ever obtains it): both dice fail every time."""
+        return rational(self._never)
+
+    @property
+    def expected_turns(self) -> sympy.Rational | Fraction | None:
+        """The expected number of turns until somebody obtains it (None if nobody may)."""
+        return None if self._expected_turns is None else rational(self._expected_turns)
 
     def __repr__(self) -> str:
         w1, w2 = self.wins
@@ -553,18 +579,17 @@ class RaceResult:
         )
 
     def _repr_html_(self) -> str:
-        rows = [
+        rows: list[tuple[str, Fraction]] = [
             (
-                f"first player (legitimacy {self.legitimacy[0]}, {self.shields[0]} shields)",
-                _frac(self.wins[0]),
-            ),
-            (
-                f"second player (legitimacy {self.legitimacy[1]}, {self.shields[1]} shields)",
-                _frac(self.wins[1]),
-            ),
+                f"{who} player (legitimacy {level}, {_plural(shields, 'shield')})",
+                p,
+            )
+            for who, level, shields, p in zip(
+                ("first", "second"), self.legitimacy, self.shields, self._wins, strict=True
+            )
         ]
-        if self.never:
-            rows.append(("nobody ever", _frac(self.never)))
+        if self._never:
+            rows.append(("nobody ever", self._never))
         return (
             f"<p>Emissary race for a castle needing <b>{self.target}+</b></p>"
             + ProbTable(rows, header=("obtains the support", "P"))._repr_html_()
@@ -612,15 +637,15 @@ def emissary_race(
         never = Fraction(0)
         # E0 = 1 + g1 (1 + g2 E0): the later rounds; the first two turns add 1 + f1.
         e0 = (1 + g1) / (1 - g1 * g2)
-        turns = _q(1 + f1 + f1 * f2 * e0)
+        turns = 1 + f1 + f1 * f2 * e0
     return RaceResult(
         target=target,
         legitimacy=tuple(legitimacy),  # type: ignore[arg-type]
         shields=tuple(shields),  # type: ignore[arg-type]
         attempts_per_turn=attempts,
-        wins=(_q(w1), _q(w2)),
-        never=_q(never),
-        expected_turns=turns,
+        _wins=(w1, w2),
+        _never=never,
+        _expected_turns=turns,
     )
 
 
@@ -1037,12 +1062,13 @@ class BattlePolicy:
 
 
 @dataclasses.dataclass(frozen=True)
-class BattleResult:
+class BattleResult(BattleEnd):
     """A battle fought to the end, shields played optimally by both sides.
 
     ``outcomes`` is the exact distribution of the final ``(attacker pawns, defender pawns,
     attacker shields spent, defender shields spent)``; the other distributions are views of
-    it. ``policy`` says when each side should reroll.
+    it (``attacker_wins``, ``survivors``, ``table()`` ... as in
+    :class:`~coronas.attrition.BattleEnd`). ``policy`` says when each side should reroll.
     """
 
     attacker: int
@@ -1055,26 +1081,9 @@ class BattleResult:
     policy: BattlePolicy
 
     @property
-    def attacker_wins(self) -> sympy.Rational:
-        """P(the defender's army is wiped out)."""
-        return _q(self.outcomes.prob(lambda e: e[1] == 0))
-
-    @property
-    def defender_wins(self) -> sympy.Rational:
-        return 1 - self.attacker_wins
-
-    @property
     def survivors(self) -> Die:
         """The final ``(attacker pawns, defender pawns)``; one of them is 0."""
         return self.outcomes.map(lambda e: (e[0], e[1]))
-
-    @property
-    def attacker_survivors(self) -> Die:
-        return self.outcomes.map(lambda e: e[0])
-
-    @property
-    def defender_survivors(self) -> Die:
-        return self.outcomes.map(lambda e: e[1])
 
     @property
     def shields_spent(self) -> Die:
@@ -1090,24 +1099,15 @@ class BattleResult:
         return self.outcomes.map(lambda e: e[3])
 
     @property
-    def expected_rounds(self) -> sympy.Rational:
+    def expected_rounds(self) -> sympy.Rational | Fraction:
         """Each roll-off costs exactly one pawn, so rounds = pawns lost in all."""
         total = self.attacker + self.defender
-        return _q(self.outcomes.map(lambda e: total - e[0] - e[1]).mean())
+        return rational(self.outcomes.map(lambda e: total - e[0] - e[1]).mean())
 
     @property
-    def expected_vp(self) -> sympy.Rational:
+    def expected_vp(self) -> sympy.Rational | Fraction:
         """Victory points the attacker expects from Cavalry charge (0 without the card)."""
         return self.attacker_wins * (self.cavalry_vp if self.cavalry_charge else 0)
-
-    def table(self) -> ProbTable:
-        """The final armies with their exact probabilities."""
-        rows = []
-        for (a, d), p in self.survivors.items():
-            who = "attacker wins" if d == 0 else "defender wins"
-            rows.append((who, a, d, p))
-        rows.sort(key=lambda r: (r[0], -r[1], -r[2]))
-        return ProbTable(rows, header=("", "attacker left", "defender left", "P"))
 
     @property
     def title(self) -> str:
@@ -1116,9 +1116,11 @@ class BattleResult:
 
     def _title(self) -> str:
         card = ", Cavalry charge" if self.cavalry_charge else ""
+        attack = "attacks" if self.attacker == 1 else "attack"
         return (
-            f"{self.attacker} pawns ({self.attacker_shields} shields) attack "
-            f"{self.defender} pawns ({self.defender_shields} shields){card}"
+            f"{_plural(self.attacker, 'pawn')} ({_plural(self.attacker_shields, 'shield')}) "
+            f"{attack} {_plural(self.defender, 'pawn')} "
+            f"({_plural(self.defender_shields, 'shield')}){card}"
         )
 
     def __repr__(self) -> str:
@@ -1244,9 +1246,10 @@ def battle_table(
     defender_shields: int = 0,
     rules: Rules | None = None,
     cavalry_charge: bool = False,
-) -> sympy.Matrix:
+) -> sympy.Matrix | list[list[Fraction]]:
     """P(attacker wins) for every size: row ``i`` is ``i+1`` attacking pawns, column ``j`` is
-    ``j+1`` defending pawns; both sides hold the given shields and play them optimally.
+    ``j+1`` defending pawns; both sides hold the given shields and play them optimally. A
+    sympy Matrix; a list of rows of Fractions under :func:`~coronas.dice.exact_fractions`.
 
     >>> battle_table(2, 2)      # 2 v 2: (7/12)**2 (1 + 2 * 5/12)
     Matrix([
@@ -1260,10 +1263,12 @@ def battle_table(
     _count("defender_shields", defender_shields, 0)
     solver = _solver(rules, cavalry_charge, attacker_shields, defender_shields)
     solver.ensure(max_attacker, max_defender)
-    return sympy.Matrix(
-        max_attacker,
-        max_defender,
-        lambda i, j: _q(solver.value(i + 1, j + 1, attacker_shields, defender_shields)),
+    shields = (attacker_shields, defender_shields)
+    return rational_matrix(
+        [
+            [solver.value(a, d, *shields) for d in range(1, max_defender + 1)]
+            for a in range(1, max_attacker + 1)
+        ]
     )
 
 
