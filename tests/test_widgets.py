@@ -6,9 +6,9 @@ of 2 shields to roll again, or give up.
 
 import dataclasses
 import json
-import os
 from fractions import Fraction as F
 from html import escape
+from pathlib import Path
 
 import pytest
 
@@ -17,8 +17,6 @@ from coronas.engine import Action
 from coronas.widgets import Calculator, DiceModel, Stepper, StepperModel, parse_outcome
 from coronas.widgets.stepper import action_group
 from tests.toygame import GiveUp, Reroll, Roll, ToyGame, ToyRules
-
-pytest.importorskip("ipywidgets")
 
 
 def new_state(**rules):
@@ -377,16 +375,19 @@ def test_a_failed_save_changes_nothing_and_names_the_file(tmp_path, case):
     assert "color:#a00" in view.message.value
 
 
-@pytest.mark.skipif(
-    not hasattr(os, "geteuid") or os.geteuid() == 0,
-    reason="needs POSIX permissions and a user other than root (root writes anywhere)",
-)
-def test_save_into_a_folder_that_cannot_be_written(tmp_path):
-    folder = tmp_path / "locked"
-    folder.mkdir(mode=0o555)
+def test_save_into_a_folder_that_cannot_be_written(tmp_path, monkeypatch):
+    # As root every folder is writable, so the refusal of a read-only one is simulated.
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    path = tmp_path / "locked" / "game.json"
     model = StepperModel(new_state())
-    assert not model.save(folder / "game.json")
-    assert model.message == f"{folder / 'game.json'}: cannot write the file (Permission denied)"
+    model.roll()
+    before = (model.state.clone(), list(model.log))
+    assert not model.save(path)
+    assert model.message == f"{path}: cannot write the file (Permission denied)"
+    assert (model.state, model.log) == before
 
 
 def test_save_and_load_need_a_file_name():

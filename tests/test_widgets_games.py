@@ -19,8 +19,6 @@ from coronas.widgets.calculators import (
 )
 from coronas.widgets.mapview import MapModel, MapViewer
 
-pytest.importorskip("ipywidgets")
-
 
 @pytest.fixture(autouse=True)
 def _agg():

@@ -329,9 +329,6 @@ class BattleOdds:
     @property
     def title(self) -> str:
         """The battle in words: "3 swords (gold 1) attack 2 shields (gold 0)"."""
-        return self._title()
-
-    def _title(self) -> str:
         return (
             f"{self.attacker_swords} swords (gold {self.attacker_gold}) attack "
             f"{self.defender_shields} shields (gold {self.defender_gold})"
@@ -339,12 +336,12 @@ class BattleOdds:
 
     def __repr__(self) -> str:
         return (
-            f"BattleOdds({self._title()}: P(gem) = {self.gem} with optimal rerolls, "
+            f"BattleOdds({self.title}: P(gem) = {self.gem} with optimal rerolls, "
             f"{self.gem_no_rerolls} without)"
         )
 
     def __str__(self) -> str:
-        return f"{self._title()}\n{self.table()}\n\nreroll decisions:\n{self.policy}"
+        return f"{self.title}\n{self.table()}\n\nreroll decisions:\n{self.policy}"
 
     def _repr_html_(self) -> str:
         from html import escape
@@ -362,7 +359,7 @@ class BattleOdds:
         if later:
             policy += f"<p>{later} later decisions (after a reroll): see <code>.policy</code>.</p>"
         return (
-            f"<h4>{escape(self._title())}</h4>"
+            f"<h4>{escape(self.title)}</h4>"
             f"<p>P(gem) = <b>{self.gem}</b> with optimal rerolls "
             f"(<b>{self.gem_no_rerolls}</b> without). Expected gold spent: attacker "
             f"{ga} ({float(ga):.2f}), defender {gd} ({float(gd):.2f}).</p>"

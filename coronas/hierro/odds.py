@@ -1112,9 +1112,6 @@ class BattleResult(BattleEnd):
     @property
     def title(self) -> str:
         """One line naming the battle: sizes, shields and card."""
-        return self._title()
-
-    def _title(self) -> str:
         card = ", Cavalry charge" if self.cavalry_charge else ""
         attack = "attacks" if self.attacker == 1 else "attack"
         return (
@@ -1126,14 +1123,14 @@ class BattleResult(BattleEnd):
     def __repr__(self) -> str:
         p = self.attacker_wins
         return (
-            f"{self._title()}: attacker wins {p} ({_pct(p)}); expected shields spent "
+            f"{self.title}: attacker wins {p} ({_pct(p)}); expected shields spent "
             f"{self.attacker_shields_spent.mean()} / {self.defender_shields_spent.mean()}"
         )
 
     def _repr_html_(self) -> str:
         p = self.attacker_wins
         head = (
-            f"<p><b>{escape(self._title())}</b>: attacker wins <b>{p}</b> ({_pct(p)}). "
+            f"<p><b>{escape(self.title)}</b>: attacker wins <b>{p}</b> ({_pct(p)}). "
             f"Shields spent on average: attacker {self.attacker_shields_spent.mean()}, "
             f"defender {self.defender_shields_spent.mean()}.</p>"
         )

@@ -20,7 +20,7 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
-from coronas.dice import Die
+from coronas.dice import Die, to_fraction
 from coronas.widgets._render import figure_html, fraction_text
 
 __all__ = [
@@ -252,13 +252,6 @@ class DiceModel(OddsModel):
 # --------------------------------------------------------------------------------------------
 
 
-def _f(p: Any) -> Fraction:
-    """A sympy Rational (or Fraction) from the odds modules as a Fraction."""
-    from coronas.dice import to_fraction
-
-    return to_fraction(p)
-
-
 def _mean_text(count: Any) -> str:
     mean = getattr(count, "mean", None)
     return "never" if mean is None else f"{mean} ({float(mean):.3f})"
@@ -311,8 +304,12 @@ class DiplomacyModel(OddsModel):
 
 def _roll_answer(odds: Any, title: str) -> Answer:
     rows = [
-        ("P(one roll succeeds)", _f(odds.single_roll)),
-        (f"P(the action succeeds, up to {odds.shields} rerolls)", _f(odds.probability)),
+        ("P(one roll succeeds)", to_fraction(odds.single_roll)),
+        (
+            f"P(the action succeeds, up to {odds.shields} "
+            f"{'reroll' if odds.shields == 1 else 'rerolls'})",
+            to_fraction(odds.probability),
+        ),
     ]
     answer = answer_lines(rows, title)
     extra = [
@@ -360,11 +357,11 @@ class EmissaryRaceModel(OddsModel):
             attempts_per_turn=attempts,
         )
         rows = [
-            ("P(first to roll wins the castle)", _f(race.first_wins)),
-            ("P(second to roll wins the castle)", _f(race.second_wins)),
+            ("P(first to roll wins the castle)", to_fraction(race.first_wins)),
+            ("P(second to roll wins the castle)", to_fraction(race.second_wins)),
         ]
         if race.never:
-            rows.append(("P(nobody ever wins it)", _f(race.never)))
+            rows.append(("P(nobody ever wins it)", to_fraction(race.never)))
         answer = answer_lines(rows, f"Emissary race for a castle needing {target}+")
         if race.expected_turns is not None:
             t = race.expected_turns
@@ -403,14 +400,10 @@ class HierroBattleModel(OddsModel):
         result = battle(
             attacker, defender, attacker_shields, defender_shields, cavalry_charge=cavalry_charge
         )
-        win = _f(result.attacker_wins)
+        win = to_fraction(result.attacker_wins)
         rows = [("P(attacker wins)", win), ("P(defender wins)", 1 - win)]
+        answer = answer_lines(rows, result.title)
         card = ", Cavalry charge" if cavalry_charge else ""
-        answer = answer_lines(
-            rows,
-            f"{attacker} pawns ({attacker_shields} shields) attack {defender} pawns "
-            f"({defender_shields} shields){card}",
-        )
         spent = (result.attacker_shields_spent.mean(), result.defender_shields_spent.mean())
         answer.text += f"\nshields spent on average: attacker {spent[0]}, defender {spent[1]}"
         answer.html += f"<p>Shields spent on average: attacker {spent[0]}, defender {spent[1]}.</p>"
@@ -478,14 +471,10 @@ class BatallaBattleModel(OddsModel):
 
         odds = battle(swords, shields, attacker_gold, defender_gold)
         rows = [
-            ("P(gem) with optimal paid rerolls", _f(odds.gem)),
-            ("P(gem) if nobody rerolls", _f(odds.gem_no_rerolls)),
+            ("P(gem) with optimal paid rerolls", to_fraction(odds.gem)),
+            ("P(gem) if nobody rerolls", to_fraction(odds.gem_no_rerolls)),
         ]
-        answer = answer_lines(
-            rows,
-            f"{swords} swords (gold {attacker_gold}) attack {shields} shields "
-            f"(gold {defender_gold})",
-        )
+        answer = answer_lines(rows, odds.title)
         ga, gd = odds.expected_gold_spent()
         answer.text += f"\nexpected gold spent: attacker {ga}, defender {gd}"
         answer.html += (
@@ -514,7 +503,7 @@ class CarolusDrawsModel(OddsModel):
     def compute(self, draws: int, at_least: int, family: str) -> Answer:
         from coronas.carolus.odds import family_draw_distribution, knights_for_family
 
-        p = _f(knights_for_family(draws, at_least, family))
+        p = to_fraction(knights_for_family(draws, at_least, family))
         answer = answer_lines(
             [(f"P(at least {at_least} of {draws} draws can go to {family}, jokers included)", p)]
         )
