@@ -389,7 +389,8 @@ def _print_roll_odds(odds: Any, table: bool) -> None:
         for label, value in odds.summary():
             print(f"{label}: {value}")
         print()
-        print("turns needed to take the castle:")
+        goal = "win the castle's support" if odds.kind == "diplomatic roll" else "take the castle"
+        print(f"turns needed to {goal}:")
         print(odds.turns.table(8))
 
 

@@ -313,7 +313,9 @@ def test_odds_tables(capsys):
     # 3 dice against 2, the defender loses both: 2890/7776 = 1445/3888
     assert status == 0 and "1445/3888" in out
     status, out, _ = run(capsys, "odds", "hierro-castle", "--target", "4", "--table")
-    assert status == 0 and "turns needed" in out
+    assert status == 0 and "turns needed to take the castle:" in out
+    status, out, _ = run(capsys, "odds", "hierro-diplomacy", "--target", "4", "--table")
+    assert status == 0 and "turns needed to win the castle's support:" in out
     status, out, _ = run(
         capsys,
         "odds",

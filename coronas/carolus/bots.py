@@ -16,20 +16,9 @@ import random
 from typing import Any
 
 from coronas.carolus.state import AssignJoker, CarolusState, ChooseDisc, Deploy, MoveEmperor
+from coronas.engine import RandomBot
 
 __all__ = ["GreedyBot", "RandomBot"]
-
-
-class RandomBot:
-    """Chooses uniformly among the legal actions."""
-
-    name = "random"
-
-    def choose(self, state: CarolusState, rng: random.Random) -> Any:
-        return rng.choice(state.legal_actions())
-
-    def __repr__(self) -> str:
-        return "RandomBot()"
 
 
 def _lead(totals: tuple[int, ...] | list[int], p: int) -> int:
