@@ -245,14 +245,21 @@ def test_stepper_load_redraws_the_map(tmp_path):
     assert view.state == played.state
 
 
-def test_stepper_saving_a_hand_set_position_says_why_not(tmp_path):
+def test_stepper_saves_a_hand_set_position_and_loads_it_back(tmp_path):
     from coronas.hierro import Game
 
     position = Game(players=3, seed=1).position(castles={"Verona": 1}, armies={"Verona": {0: 3}})
-    model = StepperModel(position)
-    path = tmp_path / "game.json"
-    assert not model.save(path) and not path.exists()
-    assert model.message.startswith(f"{path}: not saved: a position set up by hand")
+    view = Stepper(position, draw=False, file=str(tmp_path / "game.json"))
+    view.group_select.value = "Attack castle"
+    view.play_button.click()  # red attacks Verona: the die is about to be rolled
+    played, log = view.state.clone(), list(view.model.log)
+    view.save_button.click()
+    assert view.model.message == f"saved 1 step to {tmp_path / 'game.json'}"
+    view.undo_button.click()
+    assert view.state != played
+    view.load_button.click()
+    assert view.state == played and view.state.history == played.history
+    assert view.model.log == log and view.state.is_chance_node()
 
 
 def test_stepper_loads_a_game_for_more_players(tmp_path):

@@ -143,7 +143,6 @@ class HierroState(TurnRules, TurnEffects, StateViews, State):
         self.exhausted = False
         self.castle_lost = False
         self.end_reason = ""
-        self.custom = False
 
     @property
     def info(self) -> BoardInfo:
@@ -826,7 +825,8 @@ class HierroState(TurnRules, TurnEffects, StateViews, State):
         'red: attack castle Verona with 3 armies
         (green die, needs 5 to drive out the troops inside)'
 
-        Such a state has no history to replay, so it cannot be saved with ``to_json``.
+        :meth:`Game.position <coronas.hierro.Game.position>` is the usual way in: its game
+        records the position, so such a state saves and loads like a game from the start.
         """
         state = cls.__new__(cls)
         state.game = game
@@ -836,7 +836,6 @@ class HierroState(TurnRules, TurnEffects, StateViews, State):
         n = game.num_players
         r = game.rules
         info = game.info
-        state.custom = True
         state.loyalty = list(loyalty) if loyalty is not None else [None] * n
         if len(state.loyalty) != n:
             raise ValueError(f"loyalty: expected {n} cards, got {len(state.loyalty)}")
@@ -910,14 +909,6 @@ class HierroState(TurnRules, TurnEffects, StateViews, State):
         state.player = to_move
         state.left = r.actions_per_turn if actions_left is None else actions_left
         return state
-
-    def to_dict(self) -> dict[str, Any]:
-        if self.custom:
-            raise ValueError(
-                "a position set up by hand has no history to replay and cannot "
-                "be saved; save a game played from the start"
-            )
-        return super().to_dict()
 
 
 def _check_player(q: Any, n: int, where: str) -> None:

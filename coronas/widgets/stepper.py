@@ -337,9 +337,8 @@ class StepperModel:
     def save(self, path: str | Path) -> bool:
         """Write the game to the file ``path`` as JSON (:meth:`State.save
         <coronas.engine.State.save>`): its parameters and every step so far, so that
-        :meth:`load` gives back an equal state. False, with the reason naming the file, if
-        the file cannot be written or the game cannot be saved (a position set up by hand has
-        no history to replay)."""
+        :meth:`load` gives back an equal state (a position set up by hand too: its game
+        records it). False, with the reason naming the file, if the file cannot be written."""
         if not str(path).strip():
             self.message = "type the name of the file to save to"
             return False
@@ -347,9 +346,6 @@ class StepperModel:
             self.state.save(path)
         except OSError as exc:
             self.message = f"{path}: cannot write the file ({exc.strerror or exc})"
-            return False
-        except ValueError as exc:
-            self.message = f"{path}: not saved: {exc}"
             return False
         self.message = f"saved {_steps(self.state)} to {path}"
         return True

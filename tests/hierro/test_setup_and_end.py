@@ -18,6 +18,7 @@ from coronas.hierro import (
     Keep,
     PlaceTile,
     PlayKingIsDead,
+    Roll,
     Rules,
     SendEmissary,
     TakeCard,
@@ -122,9 +123,33 @@ def test_saved_game_loads_back_equal_default_and_custom_board():
     assert loaded.game.board != load_board()
 
 
-def test_a_hand_built_position_cannot_be_saved():
-    with pytest.raises(ValueError, match="cannot be saved"):
-        position().to_json()
+def test_a_hand_built_position_saves_with_its_moves_and_loads_back_equal():
+    s = position(
+        castles={"Verona": (GREEN, False), "Milan": GREEN},
+        armies={"Verona": {RED: 3}, "Brescia": {RED: 2, BLUE: 1}},
+        emissaries={"Rome": [BLUE]},
+        alliances=[(RED, BLUE, True)],
+        shields=[1, 2, 3],
+    )
+    s.apply(AttackCastle("Verona"))
+    s.apply(Roll(3))
+    loaded = load_game(s.to_json())
+    assert loaded == s and loaded.history == s.history
+    assert loaded.game == s.game and loaded.game.start_position == s.game.start_position
+    # the loaded game goes on from there: one shield, one more roll
+    assert loaded.legal_actions() == s.legal_actions()
+
+
+def test_a_saved_position_the_rules_refuse_is_a_save_file_error():
+    text = position(castles={"Verona": GREEN}).to_json()
+    with pytest.raises(
+        SaveFileError, match=r"position: castles\['Verona'\]: expected a player 0-2"
+    ):
+        load_game(text.replace('"Verona": [1, true]', '"Verona": [7, true]'))
+    with pytest.raises(ValueError, match="position: unknown field 'armys'"):
+        Game(players=3, position={"armys": {}})
+    with pytest.raises(ValueError, match="position: armies: expected a mapping city"):
+        Game(players=3, position={"armies": ["Verona"]})
 
 
 def test_bad_saved_action_names_the_action():
