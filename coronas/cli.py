@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -228,8 +229,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    import functools
-
     from coronas.simulate import simulate
 
     game_cls = find_game(args.game)
@@ -267,8 +266,6 @@ def cmd_figures(args: argparse.Namespace) -> int:
     """Draw the matplotlib figures, then photograph the stepper in JupyterLab (headless
     Chromium) unless ``--no-browser``; without a browser the screenshot is skipped with a
     note saying how to get it."""
-    import functools
-
     from coronas.plotting import write_figures
 
     written = write_figures(args.out)
