@@ -98,7 +98,9 @@ def test_replenish_distribution_matches_the_engine_tree():
         got = [a.family for a in s.history[start:] if isinstance(a, Draw)]
         return tuple(got.count(k) for k in KINDS)
 
-    tree = exact_distribution(state, jokers_to("pink"), drawn, stop=lambda s: not drawing(s))
+    tree = exact_distribution(
+        state, jokers_to("pink"), drawn, stop=lambda s: not drawing(s), key=False
+    )
     assert tree == replenish_distribution(3)
 
 

@@ -1,0 +1,113 @@
+"""Games: a match description (players, seed, rule set) and the registry of games by name."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from coronas.engine.errors import RulesError
+from coronas.engine.rules import RuleSet
+
+if TYPE_CHECKING:
+    from coronas.engine.state import State
+
+__all__ = ["Game", "available_games", "register_game"]
+
+
+class Game:
+    """A match description: the game, its number of players, rule set and seed.
+
+    Subclasses set ``name``, ``state_class``, ``rules_class``, ``action_types``,
+    ``min_players`` and ``max_players``.
+    """
+
+    name: ClassVar[str] = "game"
+    state_class: ClassVar[type[State]]
+    rules_class: ClassVar[type[RuleSet] | None] = None
+    action_types: ClassVar[tuple[type, ...]] = ()
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    def __init__(self, players: int | None = None, seed: int | None = None, rules: Any = None):
+        if players is None:
+            players = self.min_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players must be a whole number, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.name} is for {self.min_players}-{self.max_players} players, got {players}"
+            )
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ValueError(f"seed must be a whole number or None, got {seed!r}")
+        self.num_players = players
+        self.seed = seed
+        if self.rules_class is not None:
+            if rules is None:
+                rules = self.rules_class()
+            elif isinstance(rules, Mapping):
+                rules = self.rules_class.from_dict(rules)
+            elif isinstance(rules, (str, Path)):
+                rules = self.rules_class.load(rules)
+            elif not isinstance(rules, self.rules_class):
+                raise RulesError(
+                    f"rules must be a {self.rules_class.__name__}, a dict or a file path, "
+                    f"got {rules!r}"
+                )
+        self.rules = rules
+
+    def new_initial_state(self) -> State:
+        """The state before the first move (often a chance node: dealing, a roll-off)."""
+        return self.state_class(self)
+
+    def rng(self) -> random.Random:
+        """A fresh RNG from the game's seed: the same seed gives the same sequence."""
+        return random.Random(self.seed)
+
+    def params(self) -> dict[str, Any]:
+        """What a saved game records to rebuild this match."""
+        return {
+            "players": self.num_players,
+            "seed": self.seed,
+            "rules": self.rules.to_dict() if isinstance(self.rules, RuleSet) else None,
+        }
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> Game:
+        return cls(
+            players=params.get("players"), seed=params.get("seed"), rules=params.get("rules")
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self.params() == other.params()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.num_players, self.seed))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(players={self.num_players}, seed={self.seed})"
+
+
+_GAMES: dict[str, type[Game]] = {}
+
+
+def register_game(cls: type[Game]) -> type[Game]:
+    """Class decorator: make a game loadable by name from saved JSON."""
+    _GAMES[cls.name] = cls
+    return cls
+
+
+def available_games() -> dict[str, type[Game]]:
+    """The registered games by name (``"batalla"``, ``"carolus"``, ``"hierro"``, ...)."""
+    _import_games()
+    return dict(sorted(_GAMES.items()))
+
+
+def _import_games() -> None:
+    """Import the games' engine modules so they register themselves (only when asked, to
+    keep ``import coronas.engine`` fast)."""
+    import importlib
+
+    for name in ("coronas.batalla.state", "coronas.hierro.game", "coronas.carolus.state"):
+        importlib.import_module(name)

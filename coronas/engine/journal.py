@@ -1,0 +1,315 @@
+"""The undo log: each ``apply`` records only what it changes, and ``undo`` plays it backwards.
+
+A state's data lives in its attributes. Values are immutable (ints, strings, tuples, frozen
+dataclasses, None) or containers. Containers are kept as :class:`LoggedList` and
+:class:`LoggedDict`, subclasses of ``list`` and ``dict`` that behave exactly like them and, while
+an ``apply`` is under way, write the old value of every entry they change into the current
+undo record. Assigning an attribute of a :class:`Journaled` object records its old value the
+same way. A plain list or dict stored during an ``apply`` is made logged when the ``apply``
+ends (:func:`seal_record`), and at once when stored outside one, so nothing reachable from
+the state escapes the log.
+
+A record is a tuple of entries ``(target, kind, key, old)``; replaying a record backwards
+restores the state as it was before the ``apply``. This is python-chess's ``push``/``pop`` in
+spirit: the cost of an ``apply`` and of its ``undo`` is the size of the change, not the size of
+the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+__all__ = [
+    "Journaled",
+    "LoggedDict",
+    "LoggedList",
+    "copy_record",
+    "copy_value",
+    "end_record",
+    "logged",
+    "seal_record",
+    "start_record",
+    "undo_record",
+]
+
+_MISSING: Any = object()
+"""The old value of an entry or attribute that did not exist."""
+
+# Kinds of entries in a record.
+_ATTR, _KEY, _ITEM, _LEN, _LIST, _DICT = range(6)
+
+_record: list | None = None
+"""The record of the ``apply`` under way, or None outside one."""
+
+
+def start_record() -> list | None:
+    """Begin a record for an ``apply``; returns the record it replaces (nested applies)."""
+    global _record
+    previous, _record = _record, []
+    return previous
+
+
+def end_record(previous: list | None) -> tuple:
+    """Finish the current record and make ``previous`` current again; returns the record."""
+    global _record
+    rec, _record = _record, previous
+    return tuple(rec) if rec else ()
+
+
+def logged(value: Any) -> Any:
+    """``value`` with every plain list and dict inside it (not inside tuples) made logged."""
+    t = type(value)
+    if t is list:
+        return LoggedList(logged(v) for v in value)
+    if t is dict:
+        return LoggedDict((k, logged(v)) for k, v in value.items())
+    return value
+
+
+class LoggedList(list):
+    """A list whose changes during an ``apply`` go into the undo record."""
+
+    __slots__ = ()
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if _record is not None:
+            if type(index) is int:
+                _record.append((self, _ITEM, index, list.__getitem__(self, index)))
+            else:
+                _record.append((self, _LIST, None, list(self)))
+        if _record is None:
+            value = logged(value) if type(index) is int else [logged(v) for v in value]
+        list.__setitem__(self, index, value)
+
+    def _whole(self) -> None:
+        if _record is not None:
+            _record.append((self, _LIST, None, list(self)))
+
+    def append(self, value: Any) -> None:
+        if _record is not None:
+            _record.append((self, _LEN, len(self), None))
+        list.append(self, value if _record is not None else logged(value))
+
+    def extend(self, values: Iterable[Any]) -> None:
+        if _record is not None:
+            _record.append((self, _LEN, len(self), None))
+        list.extend(self, values if _record is not None else [logged(v) for v in values])
+
+    def __iadd__(self, values: Iterable[Any]) -> LoggedList:
+        self.extend(values)
+        return self
+
+    def __delitem__(self, index: Any) -> None:
+        self._whole()
+        list.__delitem__(self, index)
+
+    def insert(self, index: int, value: Any) -> None:
+        self._whole()
+        list.insert(self, index, value if _record is not None else logged(value))
+
+    def pop(self, index: int = -1) -> Any:
+        self._whole()
+        return list.pop(self, index)
+
+    def remove(self, value: Any) -> None:
+        self._whole()
+        list.remove(self, value)
+
+    def clear(self) -> None:
+        self._whole()
+        list.clear(self)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        self._whole()
+        list.sort(self, *args, **kwargs)
+
+    def reverse(self) -> None:
+        self._whole()
+        list.reverse(self)
+
+    def __imul__(self, n: int) -> LoggedList:
+        self._whole()
+        list.__imul__(self, n)
+        return self
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return (LoggedList, (list(self),))
+
+
+class LoggedDict(dict):
+    """A dict whose changes during an ``apply`` go into the undo record."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if _record is not None:
+            _record.append((self, _KEY, key, dict.get(self, key, _MISSING)))
+            dict.__setitem__(self, key, value)
+        else:
+            dict.__setitem__(self, key, logged(value))
+
+    def __delitem__(self, key: Any) -> None:
+        if _record is not None and key in self:
+            _record.append((self, _KEY, key, dict.__getitem__(self, key)))
+        dict.__delitem__(self, key)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        if _record is not None and key in self:
+            _record.append((self, _KEY, key, dict.__getitem__(self, key)))
+        return dict.pop(self, key, *default)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return dict.__getitem__(self, key)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for k, v in dict(*args, **kwargs).items():
+            self[k] = v
+
+    def __ior__(self, other: Any) -> LoggedDict:
+        self.update(other)
+        return self
+
+    def _whole(self) -> None:
+        if _record is not None:
+            _record.append((self, _DICT, None, dict(self)))
+
+    def popitem(self) -> tuple[Any, Any]:
+        self._whole()
+        return dict.popitem(self)
+
+    def clear(self) -> None:
+        self._whole()
+        dict.clear(self)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return (LoggedDict, (dict(self),))
+
+
+_CONTAINERS = (LoggedList, LoggedDict)
+
+
+def undo_record(owner: Any, record: tuple) -> None:
+    """Restore ``owner`` (and its containers) to what they were before ``record``."""
+    data = owner.__dict__
+    for target, kind, key, old in reversed(record):
+        if kind == _ATTR:
+            if old is _MISSING:
+                data.pop(key, None)
+            else:
+                data[key] = old
+        elif kind == _KEY:
+            if old is _MISSING:
+                dict.pop(target, key, None)
+            else:
+                dict.__setitem__(target, key, old)
+        elif kind == _ITEM:
+            list.__setitem__(target, key, old)
+        elif kind == _LEN:
+            list.__delitem__(target, slice(key, None))
+        elif kind == _LIST:
+            list.__setitem__(target, slice(None), old)
+        else:
+            dict.clear(target)
+            dict.update(target, old)
+
+
+def _plain(value: Any) -> bool:
+    t = type(value)
+    return t is list or t is dict
+
+
+def seal_record(owner: Any, record: tuple) -> None:
+    """Turn the plain lists and dicts that ``record``'s changes stored into logged ones.
+
+    During an ``apply`` containers are stored as given, so that code may keep filling a list
+    it has just assigned; once the ``apply`` is over, what it stored is made logged, so the
+    next ``apply`` records its changes too.
+    """
+    data = owner.__dict__
+    for target, kind, key, _old in record:
+        if kind == _ATTR:
+            if _plain(data.get(key)):
+                data[key] = logged(data[key])
+        elif kind == _KEY:
+            if _plain(dict.get(target, key)):
+                dict.__setitem__(target, key, logged(dict.__getitem__(target, key)))
+        elif kind == _ITEM:
+            if _plain(list.__getitem__(target, key)):
+                list.__setitem__(target, key, logged(list.__getitem__(target, key)))
+        elif kind in (_LEN, _LIST):
+            for i in range(key or 0, len(target)):
+                if _plain(list.__getitem__(target, i)):
+                    list.__setitem__(target, i, logged(list.__getitem__(target, i)))
+        else:
+            for k, v in dict.items(target):
+                if _plain(v):
+                    dict.__setitem__(target, k, logged(v))
+
+
+def copy_value(value: Any, memo: dict[int, Any]) -> Any:
+    """A copy of ``value`` with new logged containers (immutable values are shared).
+
+    ``memo`` maps the ids of containers already copied to their copies, so that a container
+    reached twice (from the data and from the undo records) is copied once: a clone's undo
+    records then point at the clone's own containers.
+    """
+    t = type(value)
+    if t is LoggedList or t is LoggedDict:
+        found = memo.get(id(value))
+        if found is not None:
+            return found
+        new = t(value)
+        memo[id(value)] = new
+        if t is LoggedList:
+            for i, v in enumerate(new):
+                if type(v) in _CONTAINERS:
+                    list.__setitem__(new, i, copy_value(v, memo))
+        else:
+            for k, v in new.items():
+                if type(v) in _CONTAINERS:
+                    dict.__setitem__(new, k, copy_value(v, memo))
+        return new
+    if t is list:  # a plain list inside an undo record (an old list's contents)
+        return [copy_value(v, memo) for v in value]
+    if t is dict:
+        return {k: copy_value(v, memo) for k, v in value.items()}
+    return value
+
+
+def copy_record(record: tuple, memo: dict[int, Any]) -> tuple:
+    """An undo record whose containers are the copies in ``memo`` (see :func:`copy_value`)."""
+    return tuple(
+        (copy_value(target, memo), kind, key, copy_value(old, memo))
+        for target, kind, key, old in record
+    )
+
+
+class Journaled:
+    """Mixin: attribute assignments go into the undo record and containers become logged.
+
+    Names in ``_UNLOGGED`` (the class's bookkeeping: game, history, undo records) and in
+    ``_CONSTANT_FIELDS`` (data fixed for the whole game, such as a board's tables, shared by
+    clones and left out of keys) are stored as they are.
+    """
+
+    __slots__ = ()
+    _UNLOGGED: ClassVar[frozenset[str]] = frozenset()
+    _CONSTANT_FIELDS: ClassVar[frozenset[str]] = frozenset()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self._UNLOGGED or name in self._CONSTANT_FIELDS:
+            object.__setattr__(self, name, value)
+            return
+        if _record is not None:
+            _record.append((None, _ATTR, name, self.__dict__.get(name, _MISSING)))
+            self.__dict__[name] = value
+        else:
+            self.__dict__[name] = logged(value)
+
+    def __delattr__(self, name: str) -> None:
+        if _record is not None and name not in self._UNLOGGED:
+            _record.append((None, _ATTR, name, self.__dict__.get(name, _MISSING)))
+        object.__delattr__(self, name)

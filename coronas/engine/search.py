@@ -1,0 +1,145 @@
+"""Bots, playouts and the exact walk of a game tree: generic algorithms over the protocol."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Protocol, runtime_checkable
+
+from coronas.dice import Die, to_fraction
+from coronas.engine.state import CHANCE, TERMINAL, State
+
+__all__ = ["Bot", "RandomBot", "exact_distribution", "play"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with ``choose(state, rng) -> action``. A plain function ``f(state, rng)`` works
+    too wherever a bot is expected."""
+
+    def choose(self, state: State, rng: random.Random) -> Any: ...
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions."""
+
+    name = "random"
+
+    def choose(self, state: State, rng: random.Random) -> Any:
+        return rng.choice(state.legal_actions())
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+def _as_chooser(bot: Any) -> Callable[[State, random.Random], Any]:
+    if hasattr(bot, "choose"):
+        return bot.choose
+    if callable(bot):
+        return bot
+    raise TypeError(f"a bot needs a choose(state, rng) method or must be callable, got {bot!r}")
+
+
+def play(
+    state: State,
+    bots: Sequence[Any] | Mapping[int, Any] | Any,
+    rng: random.Random | int | None = None,
+    max_steps: int = 100_000,
+    callback: Callable[[State, Any], None] | None = None,
+) -> State:
+    """Play ``state`` to its end in place, with ``bots[player]`` choosing at decisions and
+    ``rng`` sampling chance nodes. One bot alone plays every seat. Returns the state.
+
+    ``callback(state, action)`` is called before each action is applied (for logging).
+    """
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    if isinstance(bots, Mapping):
+        choosers = {p: _as_chooser(b) for p, b in bots.items()}
+    elif isinstance(bots, Sequence) and not isinstance(bots, str):
+        choosers = dict(enumerate(_as_chooser(b) for b in bots))
+    else:
+        one = _as_chooser(bots)
+        choosers = {p: one for p in range(state.num_players)}
+    for _ in range(max_steps):
+        player = state.current_player
+        if player == TERMINAL:
+            return state
+        if player == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            if player not in choosers:
+                raise ValueError(f"no bot for player {player}")
+            action = choosers[player](state, rng)
+        if callback is not None:
+            callback(state, action)
+        state.apply(action)
+    raise RuntimeError(f"the game did not end within {max_steps} steps")
+
+
+def exact_distribution(
+    state: State,
+    policy: Callable[[State], Any] | Mapping[int, Callable[[State], Any]],
+    result_fn: Callable[[State], Hashable],
+    stop: Callable[[State], bool] | None = None,
+    key: Callable[[State], Hashable] | bool | None = None,
+    max_nodes: int = 2_000_000,
+) -> Die:
+    """The exact distribution of ``result_fn`` over the game tree below ``state``.
+
+    Chance nodes are weighted by their exact probabilities. At a decision node the
+    ``policy(state)`` (or ``policy[player](state)``) gives either one action or a list of
+    ``(action, probability)`` pairs for a mixed strategy. The walk ends at terminal states or
+    where ``stop(state)`` is true, and ``result_fn`` is evaluated there.
+
+    Positions with the same key share one computation (transpositions), which makes long
+    chains such as battles fast. The key is :meth:`State.key` unless ``key`` gives another
+    function; ``key=False`` walks every path. ``stop`` and ``result_fn`` must then depend on
+    the position only, not on the history.
+
+    This brute-force walk is the ground truth the fast formulas in each game's ``odds`` are
+    tested against. ``state`` itself is left as it was.
+    """
+    if key is None or key is True:
+        key = State.key
+    elif key is False:
+        key = None
+    work = state.clone()
+    memo: dict[Hashable, dict[Hashable, Fraction]] = {}
+    nodes = 0
+
+    def decide(s: State) -> list[tuple[Any, Fraction]]:
+        pol = policy[s.current_player] if isinstance(policy, Mapping) else policy
+        choice = pol(s)
+        if isinstance(choice, list):
+            return [(a, to_fraction(p)) for a, p in choice]
+        return [(choice, Fraction(1))]
+
+    def walk(s: State) -> dict[Hashable, Fraction]:
+        nonlocal nodes
+        nodes += 1
+        if nodes > max_nodes:
+            raise RuntimeError(f"the game tree has more than {max_nodes} nodes; add a stop rule")
+        if s.is_terminal() or (stop is not None and stop(s)):
+            return {result_fn(s): Fraction(1)}
+        k = key(s) if key is not None else None
+        if k is not None and k in memo:
+            return memo[k]
+        branches = s.chance_outcomes() if s.is_chance_node() else decide(s)
+        acc: dict[Hashable, Fraction] = {}
+        for action, p in branches:
+            if p == 0:
+                continue
+            s.apply(action)
+            try:
+                sub = walk(s)
+            finally:
+                s.undo()
+            for r, q in sub.items():
+                acc[r] = acc.get(r, Fraction(0)) + p * q
+        if k is not None:
+            memo[k] = acc
+        return acc
+
+    return Die.from_pmf(walk(work))
