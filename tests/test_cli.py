@@ -224,7 +224,7 @@ def test_bad_files_give_one_line_and_status_2(capsys, tmp_path):
     cheat = tmp_path / "cheat.json"
     cheat.write_text(json.dumps(data))
     status, _, err = run(capsys, "replay", str(cheat))
-    assert_one_line_error(status, err, "cheat.json", "action 1 (roll 9) cannot be replayed")
+    assert_one_line_error(status, err, "cheat.json", "actions[1] (roll 9) cannot be replayed")
 
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps({"shields": "two"}))

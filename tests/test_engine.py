@@ -111,7 +111,7 @@ def test_save_load_and_replay_give_an_equal_state(tmp_path):
         (
             '{"format": "coronas-game", "version": 1, "game": "toy", "params": {}, '
             '"actions": [{"type": "Fly"}]}',
-            "action 0: unknown action type 'Fly'",
+            r"actions\[0\].type: unknown action type 'Fly'",
         ),
         (
             '{"format": "coronas-game", "version": 1, "game": "toy", "params": {}, '

@@ -315,13 +315,13 @@ def _other_game(path):
 
 LOAD_ERRORS = {
     "missing": (None, "cannot read the file (No such file or directory)"),
-    "a folder": (lambda p: p.mkdir(), "cannot read the file (Is a directory)"),
+    "a folder": (lambda p: p.mkdir(), "not a regular file"),
     "not JSON": (lambda p: _write(p, "my notes"), "not valid JSON (line 1, column 1"),
     "not text": (lambda p: _write(p, b"\x89PNG\r\n\x1a\n\xff\x00"), "not UTF-8 text"),
     "other JSON": (lambda p: _write(p, '{"a": 1}'), "not a coronas saved game"),
     "damaged": (
         lambda p: _write(p, '{"format": "coronas-game", "version": 1, "game": "toy"}'),
-        "'actions' must be a list",
+        "actions: expected a list",
     ),
     "another game": (_other_game, "holds a batalla game, not a toy game"),
 }

@@ -74,6 +74,42 @@ class Game:
         }
 
     @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> str | None:
+        """What is wrong with saved parameters (``params.players: ...``), or None.
+
+        Checks the kind and range of each field before :meth:`from_params` builds the match;
+        a saved game stores its rules and board inline, so a text where either belongs (a
+        file path) is refused: loading a saved game never opens another file.
+        """
+        from coronas.engine.saving import check_int
+
+        known = {"players", "seed", "rules", "board", "position"}
+        unknown = sorted(set(params) - known)
+        if unknown:
+            return f"params: unknown field(s) {unknown[:5]}; expected some of {sorted(known)}"
+        players = params.get("players")
+        if players is not None:
+            problem = check_int(players, "params.players", cls.min_players, cls.max_players)
+            if problem:
+                return problem
+        seed = params.get("seed")
+        if seed is not None:
+            problem = check_int(seed, "params.seed", -(2**64), 2**64)
+            if problem:
+                return problem
+        for name in ("rules", "board", "position"):
+            value = params.get(name)
+            if value is None or isinstance(value, dict) or (name == "board" and value == "default"):
+                continue
+            if isinstance(value, str):
+                return (
+                    f"params.{name}: a saved game stores its {name} inline; "
+                    "it does not name a file to open"
+                )
+            return f"params.{name}: expected an object, got {type(value).__name__}"
+        return None
+
+    @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Game:
         return cls(
             players=params.get("players"), seed=params.get("seed"), rules=params.get("rules")

@@ -1,22 +1,37 @@
-"""Saved games: a game's parameters and its list of actions as JSON, read back by replay."""
+"""Saved games: a game's parameters and its list of actions as JSON, read back by replay.
+
+A saved game is untrusted input. Before anything is replayed the whole file is checked: its
+size, its nesting depth, the format and version, the game's parameters (rules and boards are
+stored inline; a saved game never names another file to open) and every action's fields
+against the types its dataclass declares. A problem raises :class:`SaveFileError` naming the
+file, the JSON path of the value and what was expected.
+"""
 
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coronas.engine.actions import action_from_dict, action_to_dict
-from coronas.engine.errors import IllegalAction, SaveFileError
+from coronas.engine.actions import _unjson, action_to_dict
+from coronas.engine.errors import IllegalAction, RulesError, SaveFileError
 from coronas.engine.game import _GAMES, _import_games
+from coronas.engine.schema import MAX_INT, action_checker, check_depth, short
 
 if TYPE_CHECKING:
     from coronas.engine.state import State
 
-__all__ = ["FORMAT_VERSION", "load_game", "state_to_dict"]
+__all__ = ["FORMAT_VERSION", "MAX_ACTIONS", "MAX_FILE_BYTES", "load_game", "state_to_dict"]
 
 FORMAT_VERSION = 1
 """Version of the saved-game JSON format written by :meth:`State.to_json`."""
+MAX_FILE_BYTES = 16 * 2**20
+"""The largest saved game read (16 MiB: a few hundred long games' worth of actions)."""
+MAX_ACTIONS = 200_000
+"""The most actions a saved game may hold."""
+MAX_MESSAGE = 300
+"""How long an error message about a saved game may be."""
 
 
 def state_to_dict(state: State) -> dict[str, Any]:
@@ -30,55 +45,142 @@ def state_to_dict(state: State) -> dict[str, Any]:
     }
 
 
-def load_game(text: str | Path, source: str | None = None) -> State:
-    """Load any saved game (JSON text, or a path to a file)."""
-    if isinstance(text, Path) or (isinstance(text, str) and not text.lstrip().startswith("{")):
-        path = Path(text)
-        source = source or str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SaveFileError(f"{source}: cannot read the file ({exc.strerror})") from None
-        except UnicodeDecodeError:
-            raise SaveFileError(f"{source}: not a coronas saved game (not UTF-8 text)") from None
-    source = source or "saved game"
+def _fail(source: str, message: str) -> SaveFileError:
+    text = f"{source}: {message}"
+    if len(text) > MAX_MESSAGE:
+        text = text[: MAX_MESSAGE - 3] + "..."
+    return SaveFileError(text)
+
+
+def parse_json(text: str, source: str, error: type[ValueError] = SaveFileError) -> Any:
+    """JSON text checked for size and depth; ``error`` names the problem otherwise."""
+    if not isinstance(text, str):
+        raise error(f"{source}: expected JSON text, got {short(text)}")
+    if len(text) > MAX_FILE_BYTES:
+        raise error(f"{source}: larger than {MAX_FILE_BYTES // 2**20} MiB")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SaveFileError(
+        raise error(
             f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
-    if not isinstance(data, dict) or data.get("format") != "coronas-game":
-        raise SaveFileError(f"{source}: not a coronas saved game (no 'format': 'coronas-game')")
-    if data.get("version") != FORMAT_VERSION:
-        raise SaveFileError(
-            f"{source}: saved with format version {data.get('version')!r}; "
-            f"this coronas reads version {FORMAT_VERSION}"
-        )
-    _import_games()
-    game_cls = _GAMES.get(data.get("game"))
-    if game_cls is None:
-        raise SaveFileError(
-            f"{source}: unknown game {data.get('game')!r}; expected one of {sorted(_GAMES)}"
-        )
+    except RecursionError:
+        raise error(f"{source}: nested too deeply to be a coronas file") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise error(f"{source}: not readable JSON ({short(str(exc), 80)})") from None
+    deep = check_depth(data)
+    if deep is not None:
+        raise error(f"{source}: nested too deeply at {deep}")
+    return data
+
+
+def read_text_file(path: str | Path, error: type[ValueError], what: str) -> str:
+    """The text of a regular file of bounded size, or ``error`` saying why it cannot be read."""
+    path = Path(path)
     try:
-        game = game_cls.from_params(data.get("params") or {})
-    except (ValueError, TypeError) as exc:
-        raise SaveFileError(f"{source}: bad game parameters: {exc}") from None
-    state = game.new_initial_state()
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{path}: not a regular file, so not a {what}")
+        if info.st_size > MAX_FILE_BYTES:
+            raise error(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB, so not a {what}")
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise error(f"{path}: cannot read the file ({exc.strerror})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{path}: not a {what} (not UTF-8 text)") from None
+
+
+def load_game(path: str | Path, source: str | None = None) -> State:
+    """Load a saved game from the file at ``path`` (see :meth:`State.from_json` for text)."""
+    if isinstance(path, str) and path.lstrip().startswith("{"):
+        # JSON text given where a path belongs: read it as what it plainly is.
+        return load_game_text(path, source or "saved game")
+    if not isinstance(path, (str, Path)):
+        raise SaveFileError(f"load_game takes the path of a saved game, got {short(path)}")
+    text = read_text_file(path, SaveFileError, "coronas saved game")
+    return load_game_text(text, source or str(path))
+
+
+def load_game_text(text: str, source: str = "saved game") -> State:
+    """Check a saved game's JSON text field by field, then replay it on a fresh state."""
+    data = parse_json(text, source)
+    if not isinstance(data, dict) or data.get("format") != "coronas-game":
+        raise _fail(source, "not a coronas saved game (no 'format': 'coronas-game')")
+    version = data.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise _fail(
+            source,
+            f"version: saved with format version {short(version)}; "
+            f"this coronas reads version {FORMAT_VERSION}",
+        )
+    unknown = sorted(set(data) - {"format", "version", "game", "params", "actions"})
+    if unknown:
+        raise _fail(source, f"unknown field(s) {short(unknown)}")
+    _import_games()
+    name = data.get("game")
+    game_cls = _GAMES.get(name) if isinstance(name, str) else None
+    if game_cls is None:
+        raise _fail(source, f"game: unknown game {short(name)}; expected one of {sorted(_GAMES)}")
+    params = data.get("params", {})
+    if not isinstance(params, dict):
+        raise _fail(source, f"params: expected an object, got {short(params)}")
+    problem = game_cls.check_params(params)
+    if problem is not None:
+        raise _fail(source, problem)
     actions = data.get("actions")
     if not isinstance(actions, list):
-        raise SaveFileError(f"{source}: 'actions' must be a list")
-    types = {t.__name__: t for t in game.action_types}
-    for i, raw in enumerate(actions):
-        try:
-            action = action_from_dict(raw, types)
-        except SaveFileError as exc:
-            raise SaveFileError(f"{source}: action {i}: {exc}") from None
+        raise _fail(source, f"actions: expected a list, got {short(actions)}")
+    if len(actions) > MAX_ACTIONS:
+        raise _fail(source, f"actions: more than {MAX_ACTIONS} actions")
+    by_name = {t.__name__: t for t in game_cls.action_types}
+    parsed = [_action(raw, i, by_name, source) for i, raw in enumerate(actions)]
+    try:
+        game = game_cls.from_params(params)
+    except (ValueError, RulesError) as exc:
+        raise _fail(source, f"params: {exc}") from None
+    except (TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise _fail(source, f"params: malformed ({type(exc).__name__}: {exc})") from None
+    state = game.new_initial_state()
+    for i, action in enumerate(parsed):
         try:
             state.apply(action)
         except IllegalAction as exc:
-            raise SaveFileError(
-                f"{source}: action {i} ({action}) cannot be replayed: {exc}"
-            ) from None
+            raise _fail(source, f"actions[{i}] ({action}) cannot be replayed: {exc}") from None
     return state
+
+
+def _action(raw: Any, i: int, by_name: dict[str, type], source: str) -> Any:
+    where = f"actions[{i}]"
+    if not isinstance(raw, dict) or "type" not in raw:
+        raise _fail(source, f"{where}: expected an object with a 'type' field, got {short(raw)}")
+    kind = raw["type"]
+    cls = by_name.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise _fail(
+            source,
+            f"{where}.type: unknown action type {short(kind)}; expected one of {sorted(by_name)}",
+        )
+    names = {f for f in cls.__dataclass_fields__}
+    extra = sorted(set(raw) - names - {"type"})
+    if extra:
+        raise _fail(source, f"{where}: {kind} has no field(s) {short(extra)}")
+    bad = action_checker(cls, json=True)(raw)
+    if bad is not None:
+        field, expected = bad
+        raise _fail(source, f"{where}.{field}: expected {expected}, got {short(raw[field])}")
+    try:
+        return cls(**{k: _unjson(v) for k, v in raw.items() if k != "type"})
+    except (TypeError, ValueError) as exc:
+        raise _fail(source, f"{where}: {kind}: {exc}") from None
+
+
+def check_int(value: Any, where: str, low: int = -MAX_INT, high: int = MAX_INT) -> str | None:
+    """None if ``value`` is a whole number from ``low`` to ``high``, else what is wrong."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"{where}: expected a whole number, got {short(value)}"
+    if not low <= value <= high:
+        return f"{where}: expected a whole number from {low} to {high}, got {short(value)}"
+    return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import functools
 import random
 from collections.abc import Hashable
 from fractions import Fraction
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from coronas.dice import Die, to_fraction
 from coronas.engine import journal
 from coronas.engine.errors import IllegalAction
+from coronas.engine.schema import action_checker, short
 
 if TYPE_CHECKING:
     from coronas.engine.game import Game
@@ -22,6 +24,11 @@ CHANCE = -1
 """``current_player`` at a chance node."""
 TERMINAL = -4
 """``current_player`` once the game is over."""
+
+
+@functools.cache
+def _types_of(game_cls: type) -> frozenset[type]:
+    return frozenset(game_cls.action_types)
 
 
 def freeze(value: Any) -> Hashable:
@@ -166,11 +173,26 @@ class State(journal.Journaled, abc.ABC):
                 reason or f"{action} is not legal for {self.player_name(player)} now"
             )
 
+    def _check_shape(self, action: Any) -> None:
+        """Refuse an object that is not one of the game's actions, or has an ill-typed field."""
+        cls = type(action)
+        if cls not in _types_of(type(self.game)):
+            raise IllegalAction(
+                f"{short(action)} is not an action or chance outcome of {self.game.name}"
+            )
+        bad = action_checker(cls)(action)
+        if bad is not None:
+            field, expected = bad
+            raise IllegalAction(
+                f"{cls.__name__}.{field} must be {expected}, got {short(getattr(action, field))}"
+            )
+
     def apply(self, action: Any) -> None:
         """Play ``action`` (or take chance outcome ``action``) in place.
 
         Raises :class:`IllegalAction` and leaves the state unchanged if it is not allowed.
         """
+        self._check_shape(action)
         self._check(action)
         previous = journal.start_record()
         try:
@@ -265,9 +287,9 @@ class State(journal.Journaled, abc.ABC):
     @classmethod
     def from_json(cls, text: str, source: str = "saved game") -> State:
         """Load a game saved by :meth:`to_json`, replaying its actions on a fresh state."""
-        from coronas.engine.saving import SaveFileError, load_game
+        from coronas.engine.saving import SaveFileError, load_game_text
 
-        state = load_game(text, source=source)
+        state = load_game_text(text, source=source)
         if cls is not State and not isinstance(state, cls):
             raise SaveFileError(f"{source}: holds a {state.game.name} game, not {cls.__name__}")
         return state
