@@ -31,3 +31,21 @@ def test_a_saved_game_replays_to_an_equal_state_with_the_same_text(name):
     for action in state.history:
         fresh.apply(action)
     assert fresh == state and str(fresh) == shown
+
+
+def test_a_fresh_interpreter_loads_a_saved_game_through_the_engine_alone():
+    # the engine finds the game by importing its state module, without coronas.batalla.Game
+    import subprocess
+    import sys
+
+    path = FIXTURES / "random_game.json"
+    code = (
+        "import sys; from coronas.engine import available_games, load_game\n"
+        "state = load_game(open(sys.argv[1], encoding='utf-8').read())\n"
+        "print(available_games()['batalla'].__module__, state.is_terminal())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["coronas.batalla.game", "True"]
