@@ -15,6 +15,7 @@ ENGINES = (
     "coronas.hierro.state",
     "coronas.carolus.state",
     "coronas.batalla.state",
+    "coronas.batalla.game",
 )
 
 REPORT = """
@@ -142,7 +143,8 @@ def test_lazy_packages_offer_every_name_as_before(package):
 
 def test_aliases_name_the_same_object():
     from coronas import batalla, hierro
-    from coronas.batalla.state import BatallaGame, BatallaState
+    from coronas.batalla.game import BatallaGame
+    from coronas.batalla.state import BatallaState
     from coronas.hierro.game import Game
 
     assert batalla.Game is BatallaGame and batalla.State is BatallaState

@@ -54,8 +54,10 @@ _ENGINE = (
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        **dict.fromkeys(_ENGINE, "state"),
-        "Game": "state:BatallaGame",
+        **dict.fromkeys(_ENGINE, "actions"),
+        "BatallaGame": "game",
+        "BatallaState": "state",
+        "Game": "game:BatallaGame",
         "State": "state:BatallaState",
     },
 )

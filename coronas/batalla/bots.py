@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from coronas.batalla.odds import battle_choice, gem_probability
-from coronas.batalla.state import (
+from coronas.batalla.actions import (
     Attack,
-    BatallaState,
     Buy,
     ChooseDie,
     EndTurn,
@@ -31,7 +29,11 @@ from coronas.batalla.state import (
     SpendCrown,
     Visit,
 )
+from coronas.batalla.odds import battle_choice, gem_probability
 from coronas.engine import RandomBot
+
+if TYPE_CHECKING:
+    from coronas.batalla.state import BatallaState
 
 __all__ = ["BOTS", "GreedyBot", "RandomBot"]
 
