@@ -35,7 +35,8 @@ from coronas.dice import Die, ProbTable, rational
 if TYPE_CHECKING:
     import sympy
 
-    from coronas.carolus.state import CarolusState, Resolution
+    from coronas.carolus.effects import Resolution
+    from coronas.carolus.state import CarolusState
 
 __all__ = [
     "EmperorOption",
