@@ -5,9 +5,11 @@
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 5)
 
-* :class:`Game`, :class:`CarolusState`: the rules engine (:mod:`coronas.carolus.state`);
+* :class:`Game` (:mod:`coronas.carolus.game`), :class:`CarolusState`
+  (:mod:`coronas.carolus.state`): the rules engine, with its actions in
+  :mod:`coronas.carolus.actions`;
 * :class:`Rules`: every number of the rulebook as data (:mod:`coronas.carolus.rules`);
-* :class:`Position`: a position set up by hand;
+* :class:`Position`: a position set up by hand (:mod:`coronas.carolus.game`);
 * :mod:`coronas.carolus.odds`: exact odds of draws, emperor stops and family control;
 * :mod:`coronas.carolus.bots`: random and greedy players.
 
@@ -18,21 +20,21 @@ imports alone.
 from coronas._lazy import lazy_exports
 from coronas.carolus.rules import JOKER, Rules
 
-_ENGINE = (
-    "AssignJoker",
-    "CarolusState",
-    "ChooseDisc",
-    "Deploy",
-    "Draw",
-    "Game",
-    "MoveEmperor",
-    "PlaceKnight",
-    "Position",
-    "Resolution",
-    "SetOrder",
-    "family_controller",
-)
+_ENGINE = {
+    "AssignJoker": "actions",
+    "CarolusState": "state",
+    "ChooseDisc": "actions",
+    "Deploy": "actions",
+    "Draw": "actions",
+    "Game": "game",
+    "MoveEmperor": "actions",
+    "PlaceKnight": "actions",
+    "Position": "game",
+    "Resolution": "effects",
+    "SetOrder": "actions",
+    "family_controller": "effects",
+}
 
-__getattr__, __dir__ = lazy_exports(__name__, dict.fromkeys(_ENGINE, "state"))
+__getattr__, __dir__ = lazy_exports(__name__, _ENGINE)
 
 __all__ = ["JOKER", "Rules", *_ENGINE]

@@ -13,10 +13,13 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from coronas.carolus.state import AssignJoker, CarolusState, ChooseDisc, Deploy, MoveEmperor
+from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
 from coronas.engine import RandomBot
+
+if TYPE_CHECKING:
+    from coronas.carolus.state import CarolusState
 
 __all__ = ["GreedyBot", "RandomBot"]
 

@@ -6,7 +6,8 @@
 * Where should the emperor stop? :func:`emperor_options` lists every reachable region with
   the winner, the castles built or replaced and the merges that follow.
 * The chance of taking or keeping a family after the next replenish: :func:`control_chance`,
-  :func:`control_table`, with :func:`rival_threat` for what a rival could add first.
+  :func:`control_table`, with :func:`rival_threat` for what a rival could add in their next
+  turn.
 
 With six equally likely outcomes, one draw can go to a chosen family with probability
 2/6 = 1/3 (the family itself or the joker), so three draws give at least one with
@@ -35,7 +36,8 @@ from coronas.dice import Die, ProbTable, rational
 if TYPE_CHECKING:
     import sympy
 
-    from coronas.carolus.state import CarolusState, Resolution
+    from coronas.carolus.effects import Resolution
+    from coronas.carolus.state import CarolusState
 
 __all__ = [
     "EmperorOption",
@@ -283,19 +285,39 @@ def emperor_options(state: CarolusState, disc: int | None = None) -> EmperorOpti
 # --------------------------------------------------------------------------------------------
 
 
-def control_need(state: CarolusState, player: int, family: str, rival_gain: int = 0) -> int:
-    """Knights of ``family`` the player must add to the court to hold control of it, against
-    the courts as they are with the strongest rival court ``rival_gain`` knights larger.
+def control_need(
+    state: CarolusState,
+    player: int,
+    family: str,
+    rival_gain: int = 0,
+    rival_first: bool = False,
+) -> int:
+    """Knights of ``family`` the player must add to the court to hold control of it after
+    the strongest rival court has grown by ``rival_gain`` knights.
 
-    The holder keeps control on a tie; anyone else needs strictly more than every other
-    court.
+    A court controls a family with more knights than every other court; at a tie the
+    existing controller keeps control, and control changes as each knight arrives. So the
+    order of the two deployments matters. By default the player deploys first and the rival
+    adds ``rival_gain`` afterwards (the rival's next turn): a player who takes control (more
+    than the rival now) keeps it on a later tie. With ``rival_first`` the rival's knights come
+    first: a holder overtaken by them, like anyone else, then needs strictly more.
+
+    Player 0 has 1 red knight, player 1 holds red with 2 and could add 1: player 0 needs 2
+    (3 against 2 takes red, and the rival's 3 only ties), or 3 if the rival deploys first.
     """
     i = state.rules.families.index(family)
     own = state.court[player][i]
-    others = [c[i] for q, c in enumerate(state.court) if q != player]
-    rival = max(others) + rival_gain
+    rival = max(c[i] for q, c in enumerate(state.court) if q != player)
     holder = state.control[i] == player
-    return max(0, rival + (0 if holder else 1) - own)
+    if rival_first:
+        rival += rival_gain
+        if holder and own >= rival:  # the rival only ties: the holder keeps control
+            return 0
+        return max(0, rival + 1 - own)
+    # the player deploys first: hold control after it (the holder on a tie, anyone else
+    # with more), then keep it against the rival's knights (a tie keeps it)
+    now = rival if holder else rival + 1
+    return max(0, now - own, rival + rival_gain - own)
 
 
 def rival_threat(state: CarolusState, player: int, family: str) -> int:
@@ -315,24 +337,31 @@ def control_chance(
     family: str,
     draws: int | None = None,
     rival_gain: int = 0,
+    rival_first: bool = False,
 ) -> sympy.Rational | Fraction:
     """The chance that after the player's next replenish (``draws`` knights, by default the
     rule set's count) their reserve lets them take or keep control of ``family`` in their
-    next deployment: the knights needed (:func:`control_need`) are at most one turn's
-    deployment and the reserve holds that many, jokers assigned to the family.
+    next deployment: the knights needed (:func:`control_need`, with ``rival_gain`` and
+    ``rival_first`` as there) are at most one turn's deployment and the reserve holds that
+    many, jokers assigned to the family.
 
     The reserve is taken as it is now, so ask after deploying (at the replenish).
     """
-    return rational(_control_chance(state, player, family, draws, rival_gain))
+    return rational(_control_chance(state, player, family, draws, rival_gain, rival_first))
 
 
 def _control_chance(
-    state: CarolusState, player: int, family: str, draws: int | None, rival_gain: int
+    state: CarolusState,
+    player: int,
+    family: str,
+    draws: int | None,
+    rival_gain: int,
+    rival_first: bool,
 ) -> Fraction:
     rules: Rules = state.rules
     n = state.num_players
     draws = rules.draw_count(n) if draws is None else draws
-    need = control_need(state, player, family, rival_gain)
+    need = control_need(state, player, family, rival_gain, rival_first)
     if need > rules.deploy_count(n):
         return Fraction(0)
     have = state.reserve[player][rules.families.index(family)]
@@ -340,13 +369,17 @@ def _control_chance(
 
 
 def control_table(
-    state: CarolusState, player: int, draws: int | None = None, rival_gain: int = 0
+    state: CarolusState,
+    player: int,
+    draws: int | None = None,
+    rival_gain: int = 0,
+    rival_first: bool = False,
 ) -> ProbTable:
     """:func:`control_chance` for every family, with the knights needed and held."""
     rows = []
     for i, f in enumerate(state.rules.families):
-        need = control_need(state, player, f, rival_gain)
-        p = _control_chance(state, player, f, draws, rival_gain)
+        need = control_need(state, player, f, rival_gain, rival_first)
+        p = _control_chance(state, player, f, draws, rival_gain, rival_first)
         status = "holds" if state.control[i] == player else "takes"
         rows.append((f, status, need, state.reserve[player][i], p))
     return ProbTable(rows, header=("family", "status", "needs", "in reserve", "P"))

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from coronas.carolus.board import region_name
-from coronas.carolus.display import PLAYER_COLOURS, PLAYER_TINTS, base_angle, family_colour
 from coronas.carolus.state import CarolusState
+from coronas.carolus.views import PLAYER_COLOURS, PLAYER_TINTS, base_angle, family_colour
 
 __all__ = ["draw_ring", "midgame_state", "write_figures"]
 

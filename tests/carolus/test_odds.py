@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from fractions import Fraction as F
@@ -9,7 +10,7 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from coronas.carolus import JOKER, AssignJoker, Draw, Rules
+from coronas.carolus import JOKER, AssignJoker, Deploy, Draw, Game, Position, Rules
 from coronas.carolus.odds import (
     control_chance,
     control_need,
@@ -214,3 +215,93 @@ def test_control_chance_matches_the_engine_tree_and_monte_carlo():
 def test_distributions_are_dice():
     assert isinstance(family_draw_distribution(3), Die)
     assert family_draw_distribution(3).mean() == 1  # 3 * 1/3
+
+
+# -- who deploys first: control_need against the engine ---------------------------------------
+
+
+def deploy_both(courts, holder, gain, k, rival_first):
+    """Play two action turns in the engine and say who controls red at the end.
+
+    Player 0 (red court ``courts[0]``) deploys ``k`` red knights to the court and the rest of
+    its three to region 2; player 1 (``courts[1]``, holding red if ``holder`` is 1) deploys
+    ``gain`` red to the court. Player 0 acts first unless ``rival_first``; between the two
+    deployments the first player moves the emperor and draws three knights.
+    """
+    pos = Position(
+        courts=({"red": courts[0]}, {"red": courts[1]}),
+        control={} if holder is None else {"red": holder},
+        reserves=({"red": k, "blue": 3 - k}, {"red": gain, "yellow": 3 - gain}),
+        order=(1, 0) if rival_first else (0, 1),
+        chosen=(1, 1),
+        phase="deploy",
+    )
+    state = Game(players=2, position=pos).new_initial_state()
+    plan = {0: ["red"] * k + ["blue"] * (3 - k), 1: ["red"] * gain + ["yellow"] * (3 - gain)}
+    for turn in range(2):
+        for f in plan[state.current_player]:
+            state.apply(Deploy(f, None if f == "red" else 2))
+        if turn == 0:
+            state.apply(state.legal_actions()[0])  # the emperor moves one step
+            while state.is_chance_node():
+                state.apply(Draw("green"))
+    assert state.phase == "move" and state.history
+    return state.controller("red"), state
+
+
+def test_control_need_follows_the_rulebook_in_either_order():
+    """The rulebook: "A player controls a family when their court contains more knights of
+    that colour than every other court. At a tie, the existing controller keeps control.
+    With no existing controller, tied courts do not gain control."
+
+    Player 0 has 1 red knight in court; player 1 holds red with 2 and has 1 more in reserve.
+    If player 0 deploys first, 2 knights give 3 against 2: player 0 takes red, and the
+    rival's third knight only ties 3-3, so player 0 keeps it. If the rival deploys first,
+    player 1 holds red with 3 and player 0 needs 4 against 3: 3 knights.
+    """
+    state = replenish_state(courts=({"red": 1}, {"red": 2}), reserves=({"red": 1}, {"red": 1}))
+    gain = rival_threat(state, 0, "red")
+    assert gain == 1
+    assert control_need(state, 0, "red", rival_gain=gain) == 2
+    assert control_need(state, 0, "red", rival_gain=gain, rival_first=True) == 3
+    # the engine agrees: 2 is enough and 1 is not when player 0 goes first, 3 and 2 otherwise
+    assert [deploy_both((1, 2), 1, 1, k, False)[0] for k in range(4)] == [1, 1, 0, 0]
+    assert [deploy_both((1, 2), 1, 1, k, True)[0] for k in range(4)] == [1, 1, 1, 0]
+    # the odds follow: player 0 holds 1 red in reserve and draws 3 knights (1/3 each to red)
+    # needs 1 more of 3 draws: 1 - (2/3)**3 = 19/27
+    assert control_chance(state, 0, "red", rival_gain=gain) == sympy.Rational(19, 27)
+    # needs 2 more of 3: 3 * (1/3)**2 * (2/3) + (1/3)**3 = 7/27
+    assert control_chance(state, 0, "red", rival_gain=gain, rival_first=True) == sympy.Rational(
+        7, 27
+    )
+    red = control_table(state, 0, rival_gain=gain)[0]
+    assert red == ("red", "takes", 2, 1, F(19, 27))
+    # the holder's side: player 1 keeps red on a tie if it deploys first; if player 0's
+    # one red arrives first (2-2), player 1 still holds it and needs nothing more
+    assert control_need(state, 1, "red", rival_gain=1) == 0
+    assert control_need(state, 1, "red", rival_gain=1, rival_first=True) == 0
+    # ... but against 2 more (3-2 for player 0) player 1 needs 1 first, or 2 afterwards
+    assert control_need(state, 1, "red", rival_gain=2) == 1
+    assert control_need(state, 1, "red", rival_gain=2, rival_first=True) == 2
+
+
+@pytest.mark.parametrize("rival_first", [False, True], ids=["player first", "rival first"])
+def test_control_need_equals_the_engine_for_every_small_court(rival_first):
+    for own, rival, gain in itertools.product(range(4), range(4), range(4)):
+        best = max(own, rival)
+        holders = [p for p, c in enumerate((own, rival)) if c == best > 0]
+        if own == rival or best == 0:
+            holders.append(None)
+        for holder in holders:
+            state = replenish_state(
+                courts=({"red": own}, {"red": rival}),
+                control={} if holder is None else {"red": holder},
+            )
+            need = control_need(state, 0, "red", rival_gain=gain, rival_first=rival_first)
+            takes = [
+                k
+                for k in range(4)
+                if deploy_both((own, rival), holder, gain, k, rival_first)[0] == 0
+            ]
+            expected = takes[0] if takes else None
+            assert (need if need <= 3 else None) == expected, (own, rival, holder, gain)

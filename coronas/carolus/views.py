@@ -1,6 +1,7 @@
-"""Rich display of a Carolus Magnus state: an SVG ring and tables, for Jupyter.
+"""How a Carolus Magnus state shows itself: text, HTML with an SVG ring, its networkx graph.
 
-Drawn by hand in SVG so the library needs no plotting package; the matplotlib picture is in
+:class:`StateViews` is a part of :class:`~coronas.carolus.state.CarolusState`. The HTML is
+drawn by hand in SVG so the library needs no plotting package; the matplotlib picture is in
 :mod:`coronas.plotting.carolus`. Colours are shared by both.
 """
 
@@ -8,14 +9,25 @@ from __future__ import annotations
 
 import math
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from coronas.carolus.board import region_name
+from coronas.carolus.board import region_name, ring_graph
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from coronas.carolus.state import CarolusState
 
-__all__ = ["FAMILY_COLOURS", "PLAYER_COLOURS", "family_colour", "state_html"]
+__all__ = [
+    "FAMILY_COLOURS",
+    "PLAYER_COLOURS",
+    "PLAYER_TINTS",
+    "StateViews",
+    "base_angle",
+    "family_colour",
+    "ring_svg",
+    "state_html",
+]
 
 FAMILY_COLOURS = {
     "red": "#d62728",
@@ -195,3 +207,114 @@ def state_html(state: CarolusState) -> str:
         f"<div style='font-size:smaller'>&#9876; controls the family; &#9819; the emperor"
         f"</div></div>"
     )
+
+
+class StateViews:
+    """Text, HTML and the graph of a state (a part of ``CarolusState``)."""
+
+    def region_data(self, region: int) -> dict[str, Any]:
+        """The node attributes of ``region`` in :meth:`graph`."""
+        owner = self.owner[region]
+        return {
+            "members": self.members[region],
+            "name": region_name(self.members[region]),
+            "knights": dict(zip(self.rules.families, self.knights[region], strict=True)),
+            "castles": self.castles[region],
+            "owner": owner if owner >= 0 else None,
+            "emperor": region == self.emperor,
+        }
+
+    def graph(self) -> nx.Graph:
+        """The ring as a networkx cycle graph, one node per current (possibly merged) region.
+
+        Node attributes: ``members`` (region numbers, clockwise), ``name``, ``knights``
+        ({family: count}), ``castles`` (count), ``owner`` (player or None), ``emperor`` (bool).
+        Edges join clockwise neighbours (attribute ``clockwise``). Graph attributes:
+        ``clockwise`` (ids in order), ``emperor``, ``courts`` and ``reserves`` (per player
+        {family: count}), ``control`` ({family: player or None}), ``castle_totals``,
+        ``order``, ``round``, ``phase``. A merge shows as nodes contracting into one.
+        """
+        fams = self.rules.families
+        return ring_graph(
+            self.ring,
+            {r: self.region_data(r) for r in self.ring},
+            emperor=self.emperor,
+            courts=[dict(zip(fams, c, strict=True)) for c in self.court],
+            reserves=[dict(zip(fams, c, strict=True)) for c in self.reserve],
+            control={f: (p if p >= 0 else None) for f, p in zip(fams, self.control, strict=True)},
+            castle_totals=self.castle_totals(),
+            order=list(self.order),
+            round=self.round,
+            phase=self.phase,
+        )
+
+    def status(self) -> str:
+        """One line: the round and what happens next."""
+        if self.phase == "board":
+            return f"set-up: shuffling knights onto the board (region {self.next_region} next)"
+        if self.phase == "reserve":
+            extra = ", assigning a joker" if self.joker else ""
+            return f"set-up: player {self.drawer} draws the reserve ({self.left} to go{extra})"
+        if self.phase == "order":
+            return "set-up: drawing the initial playing order"
+        if self.phase == "over":
+            w = self.winners()
+            who = " and ".join(f"player {p}" for p in w)
+            return (
+                f"game over after round {self.round} ({self.end_reason}): "
+                f"{who} {'win' if len(w) > 1 else 'wins'} with {max(self.returns())} castles"
+            )
+        p = self.acting_player
+        head = f"round {self.round}: "
+        if self.phase == "disc":
+            return head + f"player {p} chooses a disc"
+        disc = f" (disc {self.chosen[p]})"
+        if self.phase == "deploy":
+            return head + f"player {p}{disc} deploys {self.left} more knight(s)"
+        if self.phase == "move":
+            return head + f"player {p}{disc} moves the emperor"
+        extra = ", assigning a joker" if self.joker else ""
+        return head + f"player {p} replenishes ({self.left} to draw{extra})"
+
+    def __str__(self) -> str:
+        fams = self.rules.families
+        width = max(len(f) for f in fams)
+        lines = [f"Carolus Magnus, {self.num_players} players. {self.status()}"]
+        head = "region".ljust(12) + " ".join(f.rjust(width) for f in fams) + "  castles"
+        lines.append(head)
+        for r in self.ring:
+            name = region_name(self.members[r]) + (" E" if r == self.emperor else "")
+            row = name.ljust(12) + " ".join(str(c).rjust(width) for c in self.knights[r])
+            if self.castles[r]:
+                row += f"  {self.castles[r]} of player {self.owner[r]}"
+            lines.append(row)
+        lines.append(
+            "court".ljust(12)
+            + " ".join(f.rjust(width) for f in fams)
+            + "  reserve; castles; discs used"
+        )
+        for p in range(self.num_players):
+            cells = []
+            for i, c in enumerate(self.court[p]):
+                mark = "*" if self.control[i] == p else ""
+                cells.append(f"{mark}{c}".rjust(width))
+            reserve = (
+                " ".join(f"{f[0]}{c}" for f, c in zip(fams, self.reserve[p], strict=True) if c)
+                or "empty"
+            )
+            used = ",".join(map(str, self.used[p])) or "-"
+            lines.append(
+                f"player {p}".ljust(12)
+                + " ".join(cells)
+                + f"  {reserve}; {self.castle_totals()[p]}; {used}"
+            )
+        order = ", ".join(
+            f"{p}" + (f" (disc {self.chosen[p]})" if self.chosen[p] else "") for p in self.order
+        )
+        lines.append(f"order: {order}   (E = emperor, * = controls the family)")
+        if self.last is not None:
+            lines.append(f"last stop: region {self.last.region}: {self.last.describe()}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return state_html(self)
