@@ -7,8 +7,6 @@ actions too, applied by the state at its chance nodes.
 >>> from coronas.batalla import ChooseDie, Roll
 >>> str(Roll(5, 2)), str(ChooseDie(3, 1))
 ('roll 2 and 5', 'use the 3 for the council (the 1 is gold)')
->>> field_error(ChooseDie("3", 1))
-"ChooseDie: chair must be a whole number, not '3'"
 """
 
 from __future__ import annotations
@@ -42,7 +40,6 @@ __all__ = [
     "SpendCrown",
     "SpendSwords",
     "Visit",
-    "field_error",
 ]
 
 TOKENS = ("crown", "cross", "smith")
@@ -292,24 +289,3 @@ _MUSTER = {u: Muster(u) for u in ("shield", "sword")}
 _VISIT = {s: Visit(s) for s in CHURCH_SQUARES}
 _SPEND_CROSS = {s: SpendCross(s) for s in CHURCH_SQUARES}
 _BUY = {(i, s): Buy(i, s) for i in ("shield", "sword", "dragon") for s in (False, True)}
-
-# What each field of an action must hold: the checks of field_error, with their words.
-_KINDS: dict[str, tuple[Any, str]] = {
-    "int": (_whole, "a whole number"),
-    "str": (lambda v: isinstance(v, str), "text"),
-    "bool": (lambda v: isinstance(v, bool), "true or false"),
-}
-_FIELDS: dict[type, tuple[tuple[str, Any, str], ...]] = {
-    cls: tuple((f.name, *_KINDS[f.type]) for f in dataclasses.fields(cls)) for cls in ACTION_TYPES
-}
-
-
-def field_error(action: Any) -> str | None:
-    """What is wrong with the fields of a Batalla de Coronas action (a value of the wrong
-    type: text where a die value belongs, a number for a counselor), or None if each field
-    holds the kind of value it should. Objects of other types are not looked at (None)."""
-    for name, ok, what in _FIELDS.get(type(action), ()):
-        value = getattr(action, name)
-        if not ok(value):
-            return f"{type(action).__name__}: {name} must be {what}, not {value!r}"
-    return None

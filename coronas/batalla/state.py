@@ -32,7 +32,7 @@ from typing import Any
 
 from coronas.batalla import actions
 from coronas.batalla.actions import *  # noqa: F403 - the actions stay importable from here
-from coronas.batalla.actions import BattleRoll, RerollDie, Roll, RollOff, field_error
+from coronas.batalla.actions import BattleRoll, RerollDie, Roll, RollOff
 from coronas.batalla.effects import Effects
 
 # The state module imports the game module, not the other way round: loading this module
@@ -47,10 +47,6 @@ from coronas.engine import CHANCE, TERMINAL, Action, IllegalAction, State
 __all__ = ["BatallaGame", "BatallaState", *actions.__all__]
 
 _CHANCE_PHASES = frozenset({"rolloff", "roll", "battle", "reroll"})
-
-_LIST_FIELDS = ("shields", "swords", "gold", "dragon", "gems_won", "chairs", "clergy", "visited")
-"""The per-player lists of the state: copied by a snapshot (everything else is immutable)."""
-_BASE = State._BASE_FIELDS
 
 
 class BatallaState(Legality, Effects, StateViews, State):
@@ -108,27 +104,6 @@ class BatallaState(Legality, Effects, StateViews, State):
         if position is not None:
             place(self, position)
 
-    # -- fast undo ---------------------------------------------------------------------------
-    def _snapshot(self) -> dict[str, Any]:
-        # A shallow copy is enough for everything but the per-player lists (the rest is
-        # immutable: ints, strings, tuples, None).
-        snap = self.__dict__.copy()
-        for k in _BASE:
-            del snap[k]
-        for k in _LIST_FIELDS:
-            snap[k] = snap[k][:]
-        return snap
-
-    def _restore(self, snap: dict[str, Any]) -> None:
-        d = self.__dict__
-        d.update(snap)
-        # copy the lists again: a clone shares its undo stack's snapshots with the original
-        for k in _LIST_FIELDS:
-            d[k] = snap[k][:]
-
-    def _copy_data(self) -> dict[str, Any]:
-        return self._snapshot()
-
     # -- the protocol ------------------------------------------------------------------------
     def _current_player(self) -> int:
         phase = self.phase
@@ -142,11 +117,8 @@ class BatallaState(Legality, Effects, StateViews, State):
 
     def _check(self, action: Any) -> None:
         # One action is checked by its own rule (legality.py), not looked up in the list of
-        # every legal action; the reasons are the same. A field holding the wrong kind of
-        # value is refused before any rule looks at it.
-        malformed = field_error(action)
-        if malformed is not None:
-            raise IllegalAction(malformed)
+        # every legal action; the reasons are the same. (A field holding the wrong kind of
+        # value was refused by the engine before any rule looks at it.)
         phase = self.phase
         if phase in _CHANCE_PHASES:
             if not self._possible(action):

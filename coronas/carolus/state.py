@@ -24,7 +24,6 @@ the match and the positions set up by hand; :mod:`coronas.carolus.actions` the a
 from __future__ import annotations
 
 import itertools
-import operator
 import random
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -103,8 +102,6 @@ class CarolusState(StateLegality, StateEffects, StateViews, engine.State):
         "order",
         "bag",
     )
-    _get_scalars = operator.itemgetter(*_SCALARS)
-    _get_lists = operator.itemgetter(*_LISTS)
 
     game: Game
 
@@ -140,19 +137,6 @@ class CarolusState(StateLegality, StateEffects, StateViews, engine.State):
         position = self.game.position
         if position is not None:
             set_position(self, position)
-
-    # -- snapshots (fast undo and clone) --------------------------------------------------------
-    def _snapshot(self) -> tuple:
-        d = self.__dict__
-        return (
-            CarolusState._get_scalars(d),
-            tuple([v[:] for v in CarolusState._get_lists(d)]),
-        )
-
-    def _restore(self, snap: tuple) -> None:
-        d = self.__dict__
-        d.update(zip(self._SCALARS, snap[0], strict=True))
-        d.update(zip(self._LISTS, [v[:] for v in snap[1]], strict=True))
 
     def _data(self) -> dict[str, Any]:
         d = self.__dict__

@@ -145,5 +145,5 @@ def _import_games() -> None:
     keep ``import coronas.engine`` fast)."""
     import importlib
 
-    for name in ("coronas.batalla.state", "coronas.hierro.game", "coronas.carolus.state"):
+    for name in ("coronas.batalla.game", "coronas.hierro.game", "coronas.carolus.game"):
         importlib.import_module(name)

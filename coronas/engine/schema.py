@@ -138,13 +138,14 @@ def checker_for(hint: Any, json: bool = False) -> Checker:
         if len(args) == 2 and args[1] is Ellipsis:
             item = checker_for(args[0], json)
 
+            expected_many = f"a list of {_plural(args[0])}"
+
             def many(value: Any) -> str | None:
                 if not isinstance(value, sequence):
-                    return f"a list of {_describe(args[0])}"
+                    return expected_many
                 for i, v in enumerate(value):
-                    problem = item(v)
-                    if problem is not None:
-                        return f"item {i}: {problem}"
+                    if item(v) is not None:
+                        return f"{expected_many} (item {i} is not)"
                 return None
 
             return many
@@ -156,11 +157,16 @@ def checker_for(hint: Any, json: bool = False) -> Checker:
             for i, (c, v) in enumerate(zip(items, value, strict=True)):
                 problem = c(v)
                 if problem is not None:
-                    return f"item {i}: {problem}"
+                    return f"a list of {len(items)} values whose item {i} is {problem}"
             return None
 
         return fixed
     return _anything
+
+
+def _plural(hint: Any) -> str:
+    names = {int: "whole numbers", str: "texts", bool: "true/false values"}
+    return names.get(hint, "values")
 
 
 def _describe(hint: Any) -> str:

@@ -184,7 +184,7 @@ class State(journal.Journaled, abc.ABC):
         if bad is not None:
             field, expected = bad
             raise IllegalAction(
-                f"{cls.__name__}.{field} must be {expected}, got {short(getattr(action, field))}"
+                f"{cls.__name__}.{field}: expected {expected}, got {short(getattr(action, field))}"
             )
 
     def apply(self, action: Any) -> None:

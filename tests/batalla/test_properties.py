@@ -33,8 +33,8 @@ from coronas.batalla import (
     Visit,
 )
 from coronas.batalla.bots import GreedyBot, RandomBot
-from coronas.batalla.state import _LIST_FIELDS
 from coronas.engine import load_game, play
+from coronas.engine.journal import LoggedDict, LoggedList
 
 # Every action of the game, legal or not somewhere: the pool illegal moves are drawn from.
 ALL_ACTIONS = [
@@ -72,10 +72,10 @@ def check_invariants(s: State) -> None:
     # six gems in all: those in the castles plus those won
     assert sum(s.gems_in_castle(p) + s.gems_won[p] for p in range(2)) == 2 * r.gems_each
     assert s.is_terminal() == (max(s.gems_won) == r.gems_each)
-    # the fast undo copies exactly the mutable fields: every list is one of them
-    assert {k for k, v in s._data().items() if isinstance(v, (list, dict, set))} <= set(
-        _LIST_FIELDS
-    )
+    # the undo log sees every change: each container of the state is a logged one
+    for k, v in s._data().items():
+        if isinstance(v, (list, dict, set)):
+            assert type(v) in (LoggedList, LoggedDict), k
 
 
 @settings(max_examples=40, deadline=None)
