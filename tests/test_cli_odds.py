@@ -99,6 +99,9 @@ def test_the_old_spellings_still_work_and_are_not_advertised(capsys, old, new):
     status, usage, _ = run(capsys, "odds", new[0], "--help")
     assert status == 0 and "--target" not in usage and "--swords" not in usage
     assert "--draws" not in usage
+    first = {"hierro-castle": "TARGET", "hierro-diplomacy": "TARGET"}.get(new[0])
+    first = first or {"batalla-battle": "SWORDS SHIELDS", "carolus-draws": "DRAWS"}[new[0]]
+    assert usage.startswith(f"usage: coronas odds {new[0]} {first} [")
 
 
 def test_the_legitimacy_band_chooses_the_emissarys_die(capsys):

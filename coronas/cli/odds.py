@@ -46,6 +46,7 @@ class _OddsCommand:
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], None]
     check: Callable[[argparse.Namespace], None] | None = None
+    usage: str | None = None  # the grammar, where argparse would show a positional as optional
 
 
 ODDS_COMMANDS: list[_OddsCommand] = []
@@ -57,9 +58,10 @@ def _odds(
     help: str,
     add_arguments: Callable[[argparse.ArgumentParser], None],
     check: Callable[[argparse.Namespace], None] | None = None,
+    usage: str | None = None,
 ):
     def register(run: Callable[[argparse.Namespace], None]):
-        ODDS_COMMANDS.append(_OddsCommand(name, help, add_arguments, run, check))
+        ODDS_COMMANDS.append(_OddsCommand(name, help, add_arguments, run, check, usage))
         return run
 
     return register
@@ -168,6 +170,8 @@ def _print_roll_odds(odds: Any, table: bool) -> None:
     "Corona de Hierro: attack a castle with an army",
     _hierro_castle_args,
     lambda args: _merge(args, "target"),
+    "%(prog)s TARGET [--army N] [--shields K] [--troops-inside] [--good-fortune] "
+    "[--rules FILE] [--table]",
 )
 def odds_hierro_castle(args: argparse.Namespace) -> None:
     from coronas.hierro.odds import castle_assault
@@ -202,6 +206,7 @@ def _hierro_diplomacy_args(p: argparse.ArgumentParser) -> None:
     "Corona de Hierro: an emissary's roll for a castle's support",
     _hierro_diplomacy_args,
     lambda args: _merge(args, "target"),
+    "%(prog)s TARGET [--legitimacy L] [--shields K] [--good-fortune] [--rules FILE] [--table]",
 )
 def odds_hierro_diplomacy(args: argparse.Namespace) -> None:
     from coronas.hierro.odds import diplomacy
@@ -359,6 +364,7 @@ def _batalla_battle_args(p: argparse.ArgumentParser) -> None:
     "Batalla de Coronas: the chance that an attack takes a gem, with optimal rerolls",
     _batalla_battle_args,
     lambda args: _merge(args, "swords", "shields"),
+    "%(prog)s SWORDS SHIELDS [--gold G H] [--rules FILE] [--table]",
 )
 def odds_batalla_battle(args: argparse.Namespace) -> None:
     from coronas.batalla.odds import battle
@@ -431,6 +437,7 @@ def _carolus_draws_args(p: argparse.ArgumentParser) -> None:
     "Carolus Magnus: knights of one family (jokers included) in a replenish",
     _carolus_draws_args,
     lambda args: _merge(args, "draws"),
+    "%(prog)s DRAWS [--at-least K] [--family F] [--rules FILE] [--table]",
 )
 def odds_carolus_draws(args: argparse.Namespace) -> None:
     from coronas.carolus.odds import family_draw_distribution, knights_for_family
@@ -475,7 +482,9 @@ def add_parser(sub: Any) -> None:
     odds = sub.add_parser("odds", help="exact odds of a roll, a battle or a draw")
     odds_sub = odds.add_subparsers(dest="question", metavar="QUESTION", parser_class=type(odds))
     for command in ODDS_COMMANDS:
-        p = odds_sub.add_parser(command.name, help=command.help, description=command.help)
+        p = odds_sub.add_parser(
+            command.name, help=command.help, description=command.help, usage=command.usage
+        )
         command.add_arguments(p)
         p.add_argument(
             "--table", action="store_true", help="also print the whole table of outcomes"
