@@ -66,7 +66,7 @@ def test_hidden_spellings_are_never_suggested(capsys):
         (["odds", "hierro-castle", "0"], ["TARGET", "from 1 to 20, got 0"]),
         (["odds", "hierro-castle", "5", "--army", "101"], ["--army", "from 1 to 100"]),
         (["odds", "hierro-castle", "5", "--shields", "16"], ["--shields", "from 0 to 15"]),
-        (["odds", "hierro-diplomacy", "5", "--legitimacy", "31"], ["--legitimacy", "0 to 30"]),
+        (["odds", "hierro-diplomacy", "5", "--legitimacy", "16"], ["--legitimacy", "0 to 15"]),
         (["odds", "hierro-battle", "101", "1"], ["ATTACKER", "from 1 to 100, got 101"]),
         (["odds", "hierro-battle", "2", "1", "--shields", "8", "8"], ["15 in all"]),
         (

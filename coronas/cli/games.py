@@ -100,7 +100,7 @@ def make_bots(game_cls: type, spec: str, n_players: int) -> tuple[list[str], lis
 
 def game_arguments(p: argparse.ArgumentParser, default_bots: str = "random") -> None:
     """GAME, --players, --bots, --seed and --rules."""
-    p.add_argument("game", help="hierro, carolus or batalla")
+    p.add_argument("game", metavar="GAME", help="hierro, carolus or batalla")
     p.add_argument(
         "--players",
         type=whole(1, MAX_PLAYERS),

@@ -24,7 +24,7 @@ LIMITS = {
     "target": (1, 20),
     "army": (1, 100),
     "shields": (0, 15),  # Corona de Hierro has 15 experience shields in all (H4)
-    "legitimacy": (0, 30),
+    "legitimacy": (0, 15),  # the legitimacy track, up to the crown
     "battle_size": 5000,  # ATTACKER x DEFENDER x (S + 1) x (T + 1), Corona de Hierro
     "risk_size": 1000,  # ATTACKER x DEFENDER, classic Risk
     "swords": (1, 5),  # Batalla de Coronas: the militia tracks run 0-5, an attack needs 1
