@@ -35,10 +35,10 @@ COMMANDS = (
     ("odds", "risk", "10", "10"),
     ("odds", "hierro-battle", "3", "2", "--shields", "1", "0"),
     ("odds", "hierro-battle", "3", "2", "--shields", "1", "0", "--table"),
-    ("odds", "batalla-battle", "--swords", "3", "--shields", "2", "--gold", "4", "2"),
-    ("odds", "hierro-castle", "--target", "4", "--army", "3", "--shields", "1"),
-    ("odds", "hierro-diplomacy", "--target", "3", "--legitimacy", "4", "--shields", "1"),
-    ("odds", "carolus-draws", "--draws", "3", "--at-least", "2"),
+    ("odds", "batalla-battle", "3", "2", "--gold", "4", "2"),
+    ("odds", "hierro-castle", "4", "--army", "3", "--shields", "1"),
+    ("odds", "hierro-diplomacy", "3", "--legitimacy", "4", "--shields", "1"),
+    ("odds", "carolus-draws", "3", "--at-least", "2"),
 )
 
 

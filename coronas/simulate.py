@@ -36,7 +36,7 @@ import dataclasses
 import math
 import random
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -366,6 +366,63 @@ def _game_name(game_factory: Callable[..., Game]) -> str:
     return name if isinstance(name, str) else getattr(game_factory, "__name__", "game")
 
 
+_IN_FLIGHT = 256
+"""Chunks sent to an executor ahead of the results: the games' seeds are drawn as the run
+goes, so a million games never sit in memory as tasks all at once."""
+
+
+def _chunks(
+    seed: int, n_games: int, players: int, rotate: bool, chunk_size: int
+) -> Iterator[list[tuple[int, int, int, tuple[int, ...]]]]:
+    """The games' tasks ``(index, game seed, play seed, seats)``, ``chunk_size`` at a time,
+    drawn in game order from ``random.Random(seed)`` (so the same for any chunk size)."""
+    master = random.Random(seed)
+    for start in range(0, n_games, chunk_size):
+        chunk = []
+        for i in range(start, min(n_games, start + chunk_size)):
+            shift = i % players if rotate else 0
+            seats = tuple((s - shift) % players for s in range(players))
+            chunk.append((i, master.getrandbits(63), master.getrandbits(63), seats))
+        yield chunk
+
+
+def _run_on(
+    executor: concurrent.futures.Executor,
+    chunks: Iterator[list[tuple[int, int, int, tuple[int, ...]]]],
+    results: list[list[GameRecord] | None],
+    bar: Any,
+    match: tuple[Callable[..., Game], Sequence[Any]],
+    max_steps: int,
+) -> None:
+    """Play the chunks on ``executor``, at most ``_IN_FLIGHT`` at a time, into ``results``
+    (by chunk number, so in game order whatever finishes first)."""
+    pending: dict[concurrent.futures.Future, tuple[int, int]] = {}
+    numbered = enumerate(chunks)
+
+    def send() -> None:
+        for k, chunk in numbered:
+            pending[executor.submit(_play_chunk, *match, chunk, max_steps)] = (k, len(chunk))
+            return
+
+    try:
+        for _ in range(_IN_FLIGHT):
+            send()
+        while pending:
+            done, _ = concurrent.futures.wait(
+                pending, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in done:
+                k, n = pending.pop(future)
+                results[k] = future.result()
+                if bar is not None:
+                    bar.update(n)
+                send()
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
+
+
 def simulate(
     game_factory: Callable[..., Game],
     bots: Sequence[Any],
@@ -406,16 +463,10 @@ def simulate(
             f"{probe.name} is set up for {players} players but {len(bots)} bots were given"
         )
 
-    master = random.Random(seed)
-    tasks = []
-    for i in range(n_games):
-        shift = i % players if rotate else 0
-        seats = tuple((s - shift) % players for s in range(players))
-        tasks.append((i, master.getrandbits(63), master.getrandbits(63), seats))
-
     if chunk_size is None:
         chunk_size = max(1, min(200, n_games // 64 or 1))
-    chunks = [tasks[k : k + chunk_size] for k in range(0, n_games, chunk_size)]
+    n_chunks = -(-n_games // chunk_size)
+    chunks = _chunks(seed, n_games, players, rotate, chunk_size)
 
     bar = None
     if progress:
@@ -423,7 +474,7 @@ def simulate(
 
         bar = tqdm(total=n_games, desc=f"{probe.name} games", unit="game")
 
-    results: list[list[GameRecord] | None] = [None] * len(chunks)
+    results: list[list[GameRecord] | None] = [None] * n_chunks
     own_pool = None
     try:
         if executor is None and jobs > 1:
@@ -434,20 +485,7 @@ def simulate(
                 if bar is not None:
                     bar.update(len(chunk))
         else:
-            futures = {
-                executor.submit(_play_chunk, game_factory, bots, chunk, max_steps): k
-                for k, chunk in enumerate(chunks)
-            }
-            try:
-                for future in concurrent.futures.as_completed(futures):
-                    k = futures[future]
-                    results[k] = future.result()
-                    if bar is not None:
-                        bar.update(len(chunks[k]))
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
+            _run_on(executor, chunks, results, bar, (game_factory, bots), max_steps)
     finally:
         if own_pool is not None:
             own_pool.shutdown(cancel_futures=True)

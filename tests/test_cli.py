@@ -19,8 +19,10 @@ def run(capsys, *argv):
     return status, out, err
 
 
-def assert_one_line_error(status, err, *words):
-    assert status == 2
+def assert_one_line_error(status, err, *words, code=2):
+    """One line on stderr naming ``words``, no traceback, exit status ``code`` (2 for a usage
+    mistake, 1 for any other failure)."""
+    assert status == code, (status, err)
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert "Traceback" not in err
@@ -82,6 +84,20 @@ def test_replay_step_shows_the_position_after_each_action(capsys, tmp_path):
 def test_quiet_play_prints_only_the_end(capsys):
     status, out, _ = run(capsys, "play", "toy", "--seed", "1", "--quiet")
     assert status == 0 and "chance:" not in out and "scores:" in out
+
+
+def test_max_steps_stops_the_game_and_prints_the_position(capsys, tmp_path):
+    path = tmp_path / "cut.json"
+    argv = ["play", "toy", "--seed", "1", "--max-steps", "1", "--save", str(path)]
+    status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    assert "    1. chance: roll " in out and "    2." not in out
+    assert "the game is not over: player 0 to move" in out
+    assert "stopped after 1 step (--max-steps)" in out
+    assert len(json.loads(path.read_text())["actions"]) == 1
+    # seed 0 ends the game on its first roll: one step is then the whole game
+    status, out, _ = run(capsys, "play", "toy", "--seed", "0", "--max-steps", "1")
+    assert status == 0 and "winner(s): player 0" in out and "stopped" not in out
 
 
 # -- simulate --------------------------------------------------------------------------------
@@ -176,7 +192,7 @@ def test_figures_takes_the_screenshot_and_reports_a_failure_on_one_line(
     monkeypatch.setattr(browser, "stepper_screenshot", failing)
     status, out, err = run(capsys, "figures", "--out", str(tmp_path))
     assert_one_line_error(
-        status, err, f"{shot} not written", "did not answer within 90 s", "other figures"
+        status, err, f"{shot} not written", "did not answer within 90 s", "other figures", code=1
     )
     assert drawn == [str(tmp_path)] * 2 and (tmp_path / "x.png").exists()
 
@@ -189,20 +205,19 @@ def test_games_and_bots_are_found_by_name():
     assert list(bots_for(tests.toygame.ToyGame)) == ["random"]
 
 
-# -- errors: one line, exit status 2 ---------------------------------------------------------
+# -- errors: one line, exit status 2 for a usage mistake, 1 for a failure ---------------------
 
 
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
         (["play", "chess"], ["unknown game 'chess'", "toy"]),
-        (["play", "toy", "--players", "3"], ["1-1 players, got 3"]),
+        (["play", "toy", "--players", "3"], ["toy is for 1-1 players, got 3"]),
         (["play", "toy", "--bots", "genius"], ["unknown bot 'genius'", "random"]),
         (["play", "toy", "--bots", "random,random"], ["toy is for 1-1 players, got 2"]),
-        (["play", "toy", "--seed", "x"], ["--seed", "invalid int value"]),
-        (["simulate", "toy", "--games", "0"], ["--games", "at least 1"]),
-        (["simulate", "toy", "--jobs", "0", "--no-progress"], ["--jobs must be at least 1"]),
-        (["replay", "/nonexistent/game.json"], ["/nonexistent/game.json", "cannot read"]),
+        (["play", "toy", "--seed", "x"], ["--seed", "whole number from 0 to"]),
+        (["simulate", "toy", "--games", "0"], ["--games", "from 1 to 1000000, got 0"]),
+        (["simulate", "toy", "--jobs", "0", "--no-progress"], ["--jobs", "from 1 to"]),
         (["frobnicate"], ["invalid choice"]),
     ],
 )
@@ -211,11 +226,14 @@ def test_bad_arguments_give_one_line_and_status_2(capsys, argv, words):
     assert_one_line_error(status, err, *words)
 
 
-def test_bad_files_give_one_line_and_status_2(capsys, tmp_path):
+def test_bad_files_give_one_line_and_status_1(capsys, tmp_path):
+    status, _, err = run(capsys, "replay", "/nonexistent/game.json")
+    assert_one_line_error(status, err, "/nonexistent/game.json", "cannot read", code=1)
+
     bad_json = tmp_path / "bad.json"
     bad_json.write_text("{not json")
     status, _, err = run(capsys, "replay", str(bad_json))
-    assert_one_line_error(status, err, "bad.json", "not valid JSON", "line 1")
+    assert_one_line_error(status, err, "bad.json", "not valid JSON", "line 1", code=1)
 
     state = tests.toygame.ToyGame().new_initial_state()
     state.apply(tests.toygame.Roll(1))
@@ -224,15 +242,17 @@ def test_bad_files_give_one_line_and_status_2(capsys, tmp_path):
     cheat = tmp_path / "cheat.json"
     cheat.write_text(json.dumps(data))
     status, _, err = run(capsys, "replay", str(cheat))
-    assert_one_line_error(status, err, "cheat.json", "actions[1] (roll 9) cannot be replayed")
+    assert_one_line_error(
+        status, err, "cheat.json", "actions[1] (roll 9) cannot be replayed", code=1
+    )
 
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps({"shields": "two"}))
     status, _, err = run(capsys, "play", "toy", "--rules", str(rules))
-    assert_one_line_error(status, err, "rules.json", "'shields'", "whole number")
+    assert_one_line_error(status, err, "rules.json", "'shields'", "whole number", code=1)
 
     status, _, err = run(capsys, "play", "toy", "--save", str(tmp_path / "no" / "g.json"))
-    assert_one_line_error(status, err, "cannot write")
+    assert_one_line_error(status, err, "cannot write", code=1)
 
 
 def test_the_installed_command_runs_without_a_traceback():
@@ -241,126 +261,8 @@ def test_the_installed_command_runs_without_a_traceback():
         capture_output=True,
         text=True,
     )
-    assert out.returncode == 2
+    assert out.returncode == 1
     assert out.stderr.startswith("coronas: error: missing.json") and "Traceback" not in out.stderr
-
-
-# -- odds ------------------------------------------------------------------------------------
-
-
-def answer_lines(out):
-    return [line for line in out.splitlines() if line.startswith("P")]
-
-
-@pytest.mark.parametrize(
-    ("argv", "expected"),
-    [
-        # classic Risk, 1 against 1: the attacker needs a strictly higher die, 15/36
-        (["risk", "1", "1"], "P(attacker wins): 5/12 (41.67%)"),
-        # 2 against 1: 2 dice against 1 win the round with 125/216; after a lost round,
-        # 1 against 1 wins 5/12: 125/216 + 91/216 * 5/12 = (1500 + 455) / 2592
-        (["risk", "2", "1"], "P(attacker wins): 1955/2592 (75.42%)"),
-        # green die (3 pawns), 4+: 1/2; one reroll while failing: 1 - (1/2)**2
-        (
-            ["hierro-castle", "--target", "4", "--army", "3", "--shields", "1"],
-            "P(one action succeeds, up to 1 reroll): 3/4 (75.00%)",
-        ),
-        # red die (1 pawn), 6+: 1/6
-        (
-            ["hierro-castle", "--target", "6"],
-            "P(one action succeeds, up to 0 rerolls): 1/6 (16.67%)",
-        ),
-        # legitimacy 2 is in the red band: 2+ on a d6 is 5/6; with a reroll 1 - (1/6)**2
-        (
-            ["hierro-diplomacy", "--target", "2", "--shields", "1"],
-            "P(one action succeeds, up to 1 reroll): 35/36 (97.22%)",
-        ),
-        # 2 pawns against 1, no shields: 7/12 + 5/12 * 7/12 = 119/144 (ties to the attacker)
-        (["hierro-battle", "2", "1"], "P(attacker wins): 119/144 (82.64%)"),
-        # 1 against 1, the attacker rerolls 1-3 once: 15/36 + 1/2 * 7/12 = 51/72
-        (["hierro-battle", "1", "1", "--shields", "1", "0"], "P(attacker wins): 17/24 (70.83%)"),
-        # 2 swords against 2 shields: a gem needs a win by 2 or more, 4+3+2+1 = 10 of 36 rolls
-        (
-            ["batalla-battle", "--swords", "2", "--shields", "2"],
-            "P(gem) with optimal rerolls: 5/18 (27.78%)",
-        ),
-        # 3 swords against 1 shield: any win (15 of 36 rolls) takes the last shield
-        (
-            ["batalla-battle", "--swords", "3", "--shields", "1"],
-            "P(gem) without rerolls: 5/12 (41.67%)",
-        ),
-        # a draw goes to a family 2 times in 6 (the family or the joker): 1 - (2/3)**3
-        (["carolus-draws", "--draws", "3"], "P: 19/27 (70.37%)"),
-        # at least 2 of 3: 3 * (1/3)**2 * (2/3) + (1/3)**3 = 6/27 + 1/27
-        (["carolus-draws", "--draws", "3", "--at-least", "2"], "P: 7/27 (25.93%)"),
-    ],
-)
-def test_odds_print_the_exact_fraction_and_the_percentage(capsys, argv, expected):
-    status, out, err = run(capsys, "odds", *argv)
-    assert status == 0, err
-    assert expected in answer_lines(out)
-
-
-def test_odds_tables(capsys):
-    status, out, _ = run(capsys, "odds", "carolus-draws", "--draws", "2", "--table")
-    assert status == 0
-    # exactly 0, 1, 2 of 2 draws at 1/3 each: 4/9, 4/9, 1/9
-    assert "4/9" in out and "1/9" in out and "P(at least)" in out
-    status, out, _ = run(capsys, "odds", "hierro-battle", "2", "2", "--table")
-    # 2 against 2 without shields: (7/12)**2 * (1 + 2 * 5/12) = 49/144 * 22/12 = 539/864
-    assert status == 0 and "539/864" in out and "defender left" in out
-    status, out, _ = run(capsys, "odds", "risk", "3", "2", "--table")
-    # 3 dice against 2, the defender loses both: 2890/7776 = 1445/3888
-    assert status == 0 and "1445/3888" in out
-    status, out, _ = run(capsys, "odds", "hierro-castle", "--target", "4", "--table")
-    assert status == 0 and "turns needed to take the castle:" in out
-    status, out, _ = run(capsys, "odds", "hierro-diplomacy", "--target", "4", "--table")
-    assert status == 0 and "turns needed to win the castle's support:" in out
-    status, out, _ = run(
-        capsys,
-        "odds",
-        "batalla-battle",
-        "--swords",
-        "3",
-        "--shields",
-        "2",
-        "--gold",
-        "4",
-        "2",
-        "--table",
-    )
-    assert status == 0 and "reroll decisions" in out and "gem taken" in out
-
-
-def test_odds_with_a_rule_file(capsys, tmp_path):
-    rules = tmp_path / "rules.json"
-    rules.write_text(json.dumps({"draw_faces": ["red", "red", "blue", "green", "pink", "joker"]}))
-    status, out, err = run(
-        capsys, "odds", "carolus-draws", "--draws", "1", "--family", "red", "--rules", str(rules)
-    )
-    # red on 2 faces and the joker on 1: 3/6
-    assert status == 0, err
-    assert "P: 1/2 (50.00%)" in answer_lines(out)
-
-
-@pytest.mark.parametrize(
-    ("argv", "words"),
-    [
-        (["odds", "hierro-castle"], ["--target"]),
-        (["odds", "hierro-battle", "0", "1"], ["attacker", "at least 1"]),
-        (["odds", "hierro-battle", "2", "1", "--shields", "1"], ["--shields", "2 arguments"]),
-        (["odds", "batalla-battle", "--swords", "9", "--shields", "1"], ["swords"]),
-        (["odds", "carolus-draws", "--draws", "2", "--family", "purple"], ["purple"]),
-        (["odds", "risk", "3", "two"], ["defenders", "whole number"]),
-        (
-            ["odds", "carolus-draws", "--draws", "1", "--rules", "/nonexistent.json"],
-            ["cannot read"],
-        ),
-    ],
-)
-def test_bad_odds_questions_give_one_line_and_status_2(capsys, argv, words):
-    status, _, err = run(capsys, *argv)
-    assert_one_line_error(status, err, *words)
 
 
 # -- the real games --------------------------------------------------------------------------

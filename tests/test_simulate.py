@@ -143,6 +143,32 @@ def test_same_seed_same_games_whatever_the_executor():
     assert run(n=300, seed=12).records != serial.records
 
 
+def test_tasks_are_drawn_as_the_run_goes_and_few_chunks_wait_at_once(monkeypatch):
+    import coronas.simulate
+
+    class Counting(concurrent.futures.ThreadPoolExecutor):
+        """Counts the chunks sent but not yet finished."""
+
+        def __init__(self):
+            super().__init__(2)
+            self.sent, self.most = [], 0
+
+        def submit(self, fn, *args):
+            waiting = sum(not f.done() for f in self.sent) + 1
+            self.most = max(self.most, waiting)
+            self.sent.append(super().submit(fn, *args))
+            return self.sent[-1]
+
+    monkeypatch.setattr(coronas.simulate, "_IN_FLIGHT", 4)
+    serial = run(n=200, seed=3, chunk_size=5)
+    with Counting() as pool:
+        lazy = run(n=200, seed=3, executor=pool, chunk_size=5)
+    # 40 chunks, never more than 4 sent ahead; the same games in the same order
+    assert lazy.records == serial.records and pool.most <= 4
+    chunks = coronas.simulate._chunks(3, 10**9, 2, True, 200)
+    assert [t[0] for t in next(chunks)] == list(range(200))  # no billion tasks built first
+
+
 def test_records_replay_to_the_same_game():
     result = run(n=20, seed=3)
     record = result.records[13]

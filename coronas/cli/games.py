@@ -1,0 +1,162 @@
+"""Games and bots by name, and the arguments ``play`` and ``simulate`` share."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from coronas.cli._base import CommandError, count, whole
+
+__all__ = ["MAX_PLAYERS", "MAX_SEED", "bots_for", "find_game", "game_arguments", "make_bots"]
+
+MAX_PLAYERS = 10
+"""``--players`` at parse time; each game then allows its own range (hierro 3-5 ...)."""
+MAX_SEED = 2**63 - 1
+
+
+def _games() -> dict[str, type]:
+    from coronas.engine import available_games
+
+    return available_games()
+
+
+def find_game(name: str) -> type:
+    """The registered game class called ``name`` ("hierro", "carolus", "batalla")."""
+    games = _games()
+    if name not in games:
+        import difflib
+
+        near = difflib.get_close_matches(name, list(games), n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise CommandError(f"unknown game {name!r}{hint} (the games are {', '.join(games)})")
+    return games[name]
+
+
+def bots_for(game_cls: type) -> dict[str, Callable[[], Any]]:
+    """The bots a game offers, by name: its ``bots`` module's ``BOTS`` dict if it has one,
+    otherwise every class there with a ``name`` and a ``choose`` method; ``random`` always.
+    """
+    from coronas.engine import RandomBot
+
+    found: dict[str, Callable[[], Any]] = {"random": RandomBot}
+    package = game_cls.__module__.rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(f"{package}.bots")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.bots":
+            raise
+        return found
+    table = getattr(module, "BOTS", None)
+    if isinstance(table, dict):
+        found.update(table)
+        return found
+    for value in vars(module).values():
+        name = getattr(value, "name", None)
+        if isinstance(value, type) and isinstance(name, str) and hasattr(value, "choose"):
+            found[name] = value
+    return found
+
+
+def players(game_cls: type, args: argparse.Namespace) -> int:
+    """``--players``, else one per bot named, else the game's minimum; within the game's
+    range."""
+    if args.players is not None:
+        n = args.players
+    else:
+        names = [n for n in args.bots.split(",") if n.strip()]
+        n = len(names) if len(names) > 1 else game_cls.min_players
+    low, high = game_cls.min_players, game_cls.max_players
+    if not low <= n <= high:
+        raise CommandError(f"{game_cls.name} is for {low}-{high} players, got {n}")
+    return n
+
+
+def make_bots(game_cls: type, spec: str, n_players: int) -> tuple[list[str], list[Any]]:
+    """The bot names (one per seat) and fresh bots for ``--bots spec``."""
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        raise CommandError("--bots needs at least one bot name")
+    if len(names) == 1:
+        names = names * n_players
+    if len(names) != n_players:
+        raise CommandError(
+            f"{len(names)} bots for {count(n_players, 'player')}: give one bot, or one per player"
+        )
+    table = bots_for(game_cls)
+    unknown = [n for n in names if n not in table]
+    if unknown:
+        import difflib
+
+        near = difflib.get_close_matches(unknown[0], list(table), n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise CommandError(
+            f"unknown bot {unknown[0]!r} for {game_cls.name}{hint} "
+            f"(the bots are {', '.join(table)})"
+        )
+    return names, [table[n]() for n in names]
+
+
+def game_arguments(p: argparse.ArgumentParser, default_bots: str = "random") -> None:
+    """GAME, --players, --bots, --seed and --rules."""
+    p.add_argument("game", metavar="GAME", help="hierro, carolus or batalla")
+    p.add_argument(
+        "--players",
+        type=whole(1, MAX_PLAYERS),
+        help="number of players, within the game's range (hierro 3-5, carolus 2-3, batalla 2)",
+    )
+    p.add_argument(
+        "--bots",
+        default=default_bots,
+        help="bot names, one for all seats or one per seat, comma-separated "
+        f"(default {default_bots})",
+    )
+    p.add_argument(
+        "--seed", type=whole(0, MAX_SEED), default=0, help="random seed, 0 to 2**63-1 (default 0)"
+    )
+    p.add_argument("--rules", metavar="FILE", help="a JSON rule file (fields that differ)")
+
+
+def score_text(score: Any) -> str:
+    """A score, or a breakdown ``{"castles": 15, ..., "total": 22}`` as ``22 (castles 15...)``."""
+    if isinstance(score, dict):
+        parts = ", ".join(f"{k} {v}" for k, v in score.items() if k != "total" and v)
+        total = score.get("total")
+        if total is None:
+            return parts or "0"
+        return f"{total} ({parts})" if parts else str(total)
+    return str(score)
+
+
+def step_line(state: Any, action: Any, number: int, labels: Sequence[str] | None) -> str:
+    """A line of a game's log: the step's number, who played it and what it was."""
+    from coronas.engine import CHANCE
+
+    player = state.current_player
+    if player == CHANCE:
+        who = "chance"
+    else:
+        who = state.player_name(player)
+        if labels is not None:
+            who += f" ({labels[player]})"
+    return f"{number:5d}. {who}: {state.describe(action)}"
+
+
+def print_end(state: Any, labels: Sequence[str] | None = None, show: bool = True) -> None:
+    """The final position (unless ``show`` is false), the scores and the winners; or who is
+    to move when the game stopped before its end."""
+    if show:
+        print()
+        print(state)
+    print()
+    if not state.is_terminal():
+        print(f"the game is not over: {state.player_name(state.current_player)} to move")
+        return
+    names = [
+        state.player_name(p) + (f" ({labels[p]})" if labels else "")
+        for p in range(state.num_players)
+    ]
+    scores = zip(names, state.scores(), strict=True)
+    print("scores: " + "; ".join(f"{n} {score_text(s)}" for n, s in scores))
+    print("winner(s): " + ", ".join(names[p] for p in state.winners()))

@@ -1,0 +1,30 @@
+"""Step through any game of the shared protocol: choose actions, roll or type dice, undo,
+save the game to a file and load it back.
+
+:class:`StepperModel` holds the logic in plain Python (tested without a browser);
+:class:`Stepper` is the ipywidgets view over it. Nothing here knows a rule of any game:
+everything comes from ``legal_actions()``, ``chance_outcomes()``, ``apply`` and ``undo``, and
+games are saved and loaded with the engine's JSON (``State.save``, ``load_game``).
+
+>>> from coronas.batalla import Game
+>>> model = StepperModel(Game(seed=1).new_initial_state(), names=["player 1", "player 2"])
+>>> outcome, p = model.chance_table()[0]
+>>> print(outcome, p)
+roll-off 1 against 2: player 2 goes first 1/30
+>>> model.enter("3 3")              # a tie is rolled again: not an outcome
+False
+>>> print(model.message[:41])
+'3 3' is not a possible outcome here; the
+>>> model.enter("5 2"), model.log
+(True, ['chance: roll-off 5 against 2: player 1 goes first  (probability 1/30 (3.33%))'])
+
+The parts: :mod:`~coronas.widgets.stepper.outcomes` (typed outcomes, kinds of actions),
+:mod:`~coronas.widgets.stepper.model` (the model), :mod:`~coronas.widgets.stepper.files`
+(save and load) and :mod:`~coronas.widgets.stepper.view` (the widgets).
+"""
+
+from coronas.widgets.stepper.model import StepperModel, score_text
+from coronas.widgets.stepper.outcomes import action_group, parse_outcome
+from coronas.widgets.stepper.view import Stepper
+
+__all__ = ["Stepper", "StepperModel", "action_group", "parse_outcome", "score_text"]

@@ -1,0 +1,240 @@
+"""The stepper's view: ipywidgets over :class:`~coronas.widgets.stepper.StepperModel`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from html import escape
+from typing import Any
+
+from coronas.engine import CHANCE, State
+from coronas.widgets._render import find_drawer, state_html
+from coronas.widgets.stepper.model import StepperModel, score_text
+from coronas.widgets.stepper.outcomes import _norm
+
+__all__ = ["Stepper"]
+
+_NOTES = ("undone", "saved", "loaded")  # how the messages of steps that worked begin
+
+
+class Stepper:
+    """An ipywidgets view over :class:`StepperModel`: display it as the last line of a cell.
+
+    The state is drawn with the game's drawing (the map, the ring, the kingdom boards) when
+    there is one, otherwise shown as text. Decisions are picked from two dropdowns (kind of
+    action, then the action, with a filter box); at a chance node the outcomes are listed
+    with exact probabilities, and a seeded Roll button, a dropdown and a text box for the
+    number really rolled at the table apply one. Undo, a bot move and "play to the end" work
+    everywhere, and so do Save and Load, which write and read the game in the file named in
+    the box next to them (``file``, relative to the notebook's folder). The log and the
+    scores are shown below.
+    """
+
+    def __init__(
+        self,
+        state: State,
+        bots: Any = None,
+        seed: int | None = 0,
+        draw: Callable[[Any], Any] | bool | None = True,
+        log_lines: int = 12,
+        names: Sequence[str] | None = None,
+        file: str = "game.json",
+    ):
+        import ipywidgets as w
+
+        self.model = StepperModel(state, bots=bots, seed=seed, names=names)
+        self.draw = find_drawer(state) if draw is True else (draw or None)
+        self.log_lines = log_lines
+        button = dict(layout=w.Layout(width="auto"))
+
+        self.status = w.HTML()
+        self.board = w.HTML()
+        self.message = w.HTML()
+        self.log = w.HTML()
+        self.results = w.HTML()
+
+        self.group_select = w.Dropdown(description="Kind", layout=w.Layout(width="22em"))
+        self.filter_text = w.Text(placeholder="filter", layout=w.Layout(width="10em"))
+        self.action_select = w.Dropdown(description="Action", layout=w.Layout(width="36em"))
+        self.play_button = w.Button(description="Play", button_style="primary", **button)
+        self.decision_box = w.VBox(
+            [
+                w.HBox([self.group_select, self.filter_text]),
+                w.HBox([self.action_select, self.play_button]),
+            ]
+        )
+
+        self.chance_html = w.HTML()
+        self.roll_button = w.Button(description="Roll (seeded)", button_style="primary", **button)
+        self.outcome_select = w.Dropdown(description="Outcome", layout=w.Layout(width="24em"))
+        self.take_button = w.Button(description="Take this outcome", **button)
+        self.typed = w.Text(
+            description="Rolled",
+            placeholder="what the dice showed",
+            continuous_update=False,
+            layout=w.Layout(width="20em"),
+        )
+        self.enter_button = w.Button(description="Enter", **button)
+        self.chance_box = w.VBox(
+            [
+                self.chance_html,
+                self.roll_button,
+                w.HBox([self.outcome_select, self.take_button]),
+                w.HBox([self.typed, self.enter_button]),
+            ]
+        )
+
+        self.undo_button = w.Button(description="Undo", **button)
+        self.bot_button = w.Button(description="Bot move", **button)
+        self.end_button = w.Button(description="Play to the end", **button)
+        self.file_text = w.Text(
+            value=file,
+            description="File",
+            placeholder="game.json",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="16em", margin="2px 2px 2px 1.5em"),
+        )
+        self.save_button = w.Button(description="Save", **button)
+        self.load_button = w.Button(description="Load", **button)
+        controls = w.HBox(
+            [
+                self.undo_button,
+                self.bot_button,
+                self.end_button,
+                self.file_text,
+                self.save_button,
+                self.load_button,
+            ]
+        )
+
+        self.widget = w.VBox(
+            [
+                self.status,
+                self.board,
+                self.decision_box,
+                self.chance_box,
+                controls,
+                self.message,
+                self.results,
+                self.log,
+            ]
+        )
+
+        self.group_select.observe(lambda _: self._fill_actions(), names="value")
+        self.filter_text.observe(lambda _: self._fill_actions(), names="value")
+        self.play_button.on_click(lambda _: self._act(self._play))
+        self.roll_button.on_click(lambda _: self._act(self.model.roll))
+        self.take_button.on_click(lambda _: self._act(self._take))
+        self.enter_button.on_click(lambda _: self._act(self._enter))
+        self.undo_button.on_click(lambda _: self._act(self.model.undo))
+        self.bot_button.on_click(lambda _: self._act(self.model.bot_move))
+        self.end_button.on_click(lambda _: self._act(self.model.play_to_end))
+        self.save_button.on_click(
+            lambda _: self._act(lambda: self.model.save(self.file_text.value.strip()))
+        )
+        self.load_button.on_click(
+            lambda _: self._act(lambda: self.model.load(self.file_text.value.strip()))
+        )
+        self.refresh()
+
+    @property
+    def state(self) -> State:
+        return self.model.state
+
+    # -- wiring ----------------------------------------------------------------------------
+    def _act(self, step: Callable[[], Any]) -> None:
+        self.model.message = ""
+        step()
+        self.refresh()
+
+    def _play(self) -> None:
+        actions = self._shown_actions()
+        index = self.action_select.value
+        if index is None or not 0 <= index < len(actions):
+            self.model.message = "choose an action first"
+            return
+        self.model.play(actions[index])
+
+    def _take(self) -> None:
+        table = self.model.chance_table()
+        index = self.outcome_select.value
+        if index is None or not 0 <= index < len(table):
+            self.model.message = "choose an outcome first"
+            return
+        self.model.play(table[index][0])
+
+    def _enter(self) -> None:
+        if self.model.enter(self.typed.value):
+            self.typed.value = ""
+
+    def _shown_actions(self) -> list[Any]:
+        actions = self.model.action_groups().get(self.group_select.value, [])
+        needle = _norm(self.filter_text.value)
+        describe = self.model.state.describe
+        return [a for a in actions if needle in _norm(describe(a))] if needle else actions
+
+    def _fill_actions(self) -> None:
+        actions = self._shown_actions()
+        describe = self.model.state.describe
+        self.action_select.options = [(describe(a), i) for i, a in enumerate(actions)]
+        self.action_select.value = 0 if actions else None
+
+    # -- drawing ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Redraw everything from the model."""
+        model, state = self.model, self.model.state
+        self.status.value = f"<b>{escape(model.status)}</b>" + (
+            f"<br><span style='color:#555'>{escape(model.situation)}</span>"
+            if model.situation
+            else ""
+        )
+        self.board.value = state_html(state, self.draw)
+        player = state.current_player
+        self.decision_box.layout.display = None if player >= 0 else "none"
+        self.chance_box.layout.display = None if player == CHANCE else "none"
+
+        groups = model.action_groups()
+        self.group_select.options = [(f"{g} ({len(a)})", g) for g, a in groups.items()]
+        self.group_select.value = next(iter(groups), None)
+        self._fill_actions()
+
+        table = model.chance_table()
+        cell = "style='padding:1px 8px;text-align:right'"
+        rows = "".join(
+            f"<tr><td style='padding:1px 8px'>{escape(str(o))}</td><td {cell}><b>{p}</b></td>"
+            f"<td {cell}><span style='color:#666'>{float(p) * 100:.2f}%</span></td></tr>"
+            for o, p in table
+        )
+        self.chance_html.value = (
+            "<div style='max-height:15em;overflow-y:auto;display:inline-block'>"
+            "<table style='border-collapse:collapse;line-height:1.3'>"
+            f"<tr><th style='padding:1px 8px'>outcome</th><th>P</th><th></th></tr>{rows}"
+            "</table></div>"
+            if rows
+            else ""
+        )
+        self.outcome_select.options = [(f"{o}  ({p})", i) for i, (o, p) in enumerate(table)]
+        self.outcome_select.value = 0 if table else None
+
+        colour = "#555" if model.message.startswith(_NOTES) else "#a00"
+        self.message.value = (
+            f"<p style='color:{colour}'>{escape(model.message)}</p>" if model.message else ""
+        )
+        results = model.results()
+        self.results.value = (
+            "<b>Scores:</b> "
+            + "; ".join(f"{escape(n)}: {escape(score_text(s))}" for n, s in results)
+            if results is not None
+            else ""
+        )
+        lines = model.log[-self.log_lines :]
+        skipped = len(model.log) - len(lines)
+        head = f"<i>... {skipped} earlier steps</i><br>" if skipped else ""
+        self.log.value = (
+            "<div style='font-family:monospace;font-size:90%;line-height:1.35'>"
+            + head
+            + "<br>".join(escape(line) for line in lines)
+            + "</div>"
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
