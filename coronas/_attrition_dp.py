@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
 
 from coronas.dice import Die
+
+MAX_ROLL_TABLE = 50_000
+"""The most joint rolls of one round that :meth:`Engine.simulate` tabulates (6**5 for Risk);
+bigger rounds are sorted and compared roll by roll."""
 
 Moves = tuple[tuple[int, int, int], ...]
 """One round's moves ``(attacker losses, defender losses, weight over B)``."""
@@ -118,6 +123,7 @@ class Engine:
             lifted = tuple((la, ld, w * base ** (la + ld - 1)) for la, ld, w in moves)
             self.grid[i][j] = (moves, lifted, total * base // go)
         self._pow = [1]
+        self._rollers: list[list[Any]] = [[None] * (self.cd + 1) for _ in range(self.ca + 1)]
         self._wins: tuple[list[list[int]], list[list[int]]] = ([[0]], [[0]])
 
     def power(self, k: int) -> int:
@@ -243,57 +249,66 @@ class Engine:
         return P
 
     # -- Monte Carlo ----------------------------------------------------------------------
+    def _roller(self, i: int, j: int) -> tuple[tuple, list[tuple[int, int]] | None, int, int]:
+        """How to roll one round at ``i`` against ``j``: the dice (each as ``(cum_weights,
+        total, faces, outcomes)``, attacker's first), the losses for every joint roll
+        indexed by the faces' positions in mixed radix (None when there are too many), the
+        number of attacker's dice and of comparisons."""
+        rules = self.rules
+        a_dice, d_dice = rules.dice("attacker", i), rules.dice("defender", j)
+        dice = []
+        for die in (*a_dice, *d_dice):
+            outcomes, cum, total = die.sampler()
+            dice.append((cum, total, len(outcomes), outcomes))
+        k = len(a_dice)
+        pairs = 1 if rules.pairing == "highest" else min(k, len(d_dice))
+        table = None
+        if math.prod(n for _, _, n, _ in dice) <= MAX_ROLL_TABLE:
+
+            def rolls(side: list) -> tuple[list[int], list[tuple]]:
+                """Each joint roll of one side as the number of its sorted roll."""
+                ids: list[int] = []
+                distinct: dict[tuple, int] = {}
+                for roll in itertools.product(*(outcomes for *_, outcomes in side)):
+                    ids.append(
+                        distinct.setdefault(tuple(sorted(roll, reverse=True)), len(distinct))
+                    )
+                return ids, list(distinct)
+
+            (a_ids, a_sorted), (d_ids, d_sorted) = rolls(dice[:k]), rolls(dice[k:])
+            by_sorted = [[losses(xs, ys, pairs, rules.ties) for ys in d_sorted] for xs in a_sorted]
+            table = [by_sorted[i][j] for i in a_ids for j in d_ids]
+        return tuple(dice), table, k, pairs
+
     def simulate(self, a0: int, d0: int, n: int, rng: Any) -> int:
         """How many of ``n`` random battles the attacker wins. Every die is rolled with one
-        ``rng.random()``, as :meth:`Die.sample` rolls it, in the order the rules list them."""
-        rules = self.rules
-        ca, cd = self.ca, self.cd
-        grid: list[list[Any]] = [[None] * (cd + 1) for _ in range(ca + 1)]
-        for i in range(1, ca + 1):
-            for j in range(1, cd + 1):
-                sides = []
-                for side, size in (("attacker", i), ("defender", j)):
-                    dice = []
-                    for die in rules.dice(side, size):
-                        outcomes, cum, total = die.sampler()
-                        dice.append((outcomes, cum, total, len(outcomes) - 1))
-                    sides.append(tuple(dice))
-                x, y = sides
-                grid[i][j] = (x, y, 1 if rules.pairing == "highest" else min(len(x), len(y)))
-        tie_att, tie_def = rules.ties == "attacker", rules.ties == "defender"
+        ``rng.random()``, as :meth:`Die.sample` rolls it, attacker's dice first, in the
+        order the rules list them; the round's losses are then looked up."""
+        ca, cd, ties = self.ca, self.cd, self.rules.ties
+        rollers = self._rollers
+        for i in range(1, min(a0, ca) + 1):  # the rounds this battle can reach
+            for j in range(1, min(d0, cd) + 1):
+                if rollers[i][j] is None:
+                    rollers[i][j] = self._roller(i, j)
         rnd, bis = rng.random, bisect.bisect
         wins = 0
         for _ in range(n):
             a, d = a0, d0
             while a and d:
-                adice, ddice, pairs = grid[a if a < ca else ca][d if d < cd else cd]
-                xs = []
-                for outcomes, cum, total, hi in adice:
-                    if cum is None:
-                        xs.append(outcomes[int(rnd() * total)])
-                    else:
-                        xs.append(outcomes[bis(cum, rnd() * total, 0, hi)])
-                ys = []
-                for outcomes, cum, total, hi in ddice:
-                    if cum is None:
-                        ys.append(outcomes[int(rnd() * total)])
-                    else:
-                        ys.append(outcomes[bis(cum, rnd() * total, 0, hi)])
-                if len(xs) > 1:
-                    xs.sort(reverse=True)
-                if len(ys) > 1:
-                    ys.sort(reverse=True)
-                la = ld = 0
-                for k in range(pairs):
-                    x, y = xs[k], ys[k]
-                    if x > y:
-                        ld += 1
-                    elif x < y:
-                        la += 1
-                    elif tie_att:
-                        ld += 1
-                    elif tie_def:
-                        la += 1
+                dice, table, k, pairs = rollers[a if a < ca else ca][d if d < cd else cd]
+                if table is not None:
+                    idx = 0
+                    for cum, total, m, _ in dice:
+                        r = rnd() * total
+                        idx = idx * m + (int(r) if cum is None else bis(cum, r, 0, m - 1))
+                    la, ld = table[idx]
+                else:
+                    roll = []
+                    for cum, total, m, outcomes in dice:
+                        r = rnd() * total
+                        roll.append(outcomes[int(r) if cum is None else bis(cum, r, 0, m - 1)])
+                    xs, ys = sorted(roll[:k], reverse=True), sorted(roll[k:], reverse=True)
+                    la, ld = losses(tuple(xs), tuple(ys), pairs, ties)
                 a = a - la if la < a else 0
                 d = d - ld if ld < d else 0
             if a and not d:
