@@ -375,9 +375,9 @@ def win_table(
     size (200 x 200 takes a few seconds, most of it turning the integers into fractions).
 
     ``exact=False`` runs the same programme in floating point and returns a NumPy array of
-    floats, which is *approximate* (within about 1e-13 of the exact value for the sizes
-    tested) and fast enough for pictures far beyond exact sizes, such as a 500 x 500
-    heatmap (:func:`coronas.plotting.odds.draw_battle_heatmap` takes either).
+    floats, which is *approximate* (rounding errors of about 1e-15 for 100 x 100, tested
+    to stay within 1e-12) and fast enough for pictures far beyond exact sizes, such as a
+    500 x 500 heatmap (:func:`coronas.plotting.odds.draw_battle_heatmap` takes either).
 
     >>> win_table(HIERRO, 2, 2)     # 2 v 2: (7/12)**2 * (1 + 2 * 5/12) = 539/864
     Matrix([

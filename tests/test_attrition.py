@@ -330,3 +330,13 @@ def test_simulate_rolls_each_die_as_die_sample_does():
     for rules, a, d in ((RISK, 5, 4), (ODD, 4, 3), (HIERRO, 3, 3)):
         assert simulate(rules, a, d, n=300, rng=11) == by_hand(rules, a, d, 300, random.Random(11))
     assert simulate(RISK, 2, 2, n=1) in (0, 1)
+
+
+def test_a_heatmap_draws_the_approximate_table():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from coronas.plotting.odds import draw_battle_heatmap
+
+    ax = draw_battle_heatmap(win_table(RISK, 40, 30, exact=False), annotate=False, title="Risk")
+    assert ax.get_images()[0].get_array().shape == (40, 30)
