@@ -28,8 +28,10 @@ Die({1: 2/3, 2: 1/3})
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import contextvars
+import itertools
 import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -178,7 +180,7 @@ class Die:
     Outcomes with probability 0 are dropped. Two dice are equal when their distributions are.
     """
 
-    __slots__ = ("_hash", "_items", "_pmf")
+    __slots__ = ("_hash", "_items", "_pmf", "_sampler")
 
     def __init__(self, faces: Iterable[Hashable]):
         faces = list(faces)
@@ -203,6 +205,7 @@ class Die:
         self._items: tuple[tuple[Hashable, Fraction], ...] = tuple(items)
         self._pmf: dict[Hashable, Fraction] = dict(items)
         self._hash: int | None = None
+        self._sampler: tuple[tuple, tuple[int, ...] | None, int] | None = None
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -437,23 +440,40 @@ class Die:
         return result
 
     # -- sampling -------------------------------------------------------------------------
+    def sampler(self) -> tuple[tuple[Hashable, ...], tuple[int, ...] | None, int]:
+        """``(outcomes, cum_weights, total)``: integer weights over the common denominator,
+        worked out once per (immutable) die; ``cum_weights`` is None for a fair die.
+
+        >>> Die([1, 1, 2]).sampler(), D6.sampler()[1:]
+        (((1, 2), (2, 3), 3), (None, 6))
+        """
+        if self._sampler is None:
+            outcomes = tuple(o for o, _ in self._items)
+            den = math.lcm(*(p.denominator for _, p in self._items))
+            weights = [p.numerator * (den // p.denominator) for _, p in self._items]
+            cum = None if den == len(outcomes) else tuple(itertools.accumulate(weights))
+            self._sampler = (outcomes, cum, den)
+        return self._sampler
+
     def sample(self, rng: random.Random | int | None = None, n: int | None = None) -> Any:
         """One seeded roll (or a list of ``n``). ``rng`` is a ``random.Random`` or a seed.
+
+        Each roll is ``rng.choices(outcomes, integer_weights)``'s (one ``rng.random()``).
 
         >>> Die.d(6).sample(rng=1) == Die.d(6).sample(rng=1)
         True
         """
         if not isinstance(rng, random.Random):
             rng = random.Random(rng)
-        outcomes = [o for o, _ in self._items]
-        den = math.lcm(*(p.denominator for _, p in self._items))
-        weights = [int(p * den) for _, p in self._items]
+        outcomes, cum, total = self._sampler or self.sampler()
         if n is None:
-            return rng.choices(outcomes, weights)[0]
+            if cum is None:
+                return outcomes[int(rng.random() * total)]
+            return outcomes[bisect.bisect(cum, rng.random() * total, 0, len(cum) - 1)]
         n = _check_int("n", n)
         if n < 0:
             raise ValueError(f"n must be 0 or more, got {n}")
-        return rng.choices(outcomes, weights, k=n)
+        return rng.choices(outcomes, cum_weights=cum, k=n)
 
     # -- sympy views ------------------------------------------------------------------------
     def to_sympy(self) -> dict:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from coronas.attrition import (
     HIERRO,
+    MAX_SIMULATIONS,
     RISK,
     AttritionRules,
     attacker_win_probability,
@@ -23,7 +24,7 @@ from coronas.attrition import (
     survivors,
     win_table,
 )
-from coronas.dice import D6, Die
+from coronas.dice import D6, Die, exact_fractions
 
 
 def test_hierro_small_battles_by_hand():
@@ -200,3 +201,142 @@ def test_markov_chain_rows_sum_to_one_and_absorb_the_battle():
     # Ties to nobody: the round that changes nothing is a self-loop.
     rules = AttritionRules(attacker_dice=D6, defender_dice=D6, ties="none")
     assert markov_chain(rules, 1, 1).edges[(1, 1), (1, 1)]["p"] == F(1, 6)
+
+
+# -- the integer programme against a brute-force recursion in fractions ----------------------
+
+WEAK = Die([1, 1, 2, 3, 4, 5])
+ODD = AttritionRules(
+    # Two dice each even at size 1 (so both sides can fall together), a tie costs nobody.
+    attacker_dice={1: [WEAK, D6], 3: [D6, D6, Die([2, 3, 4])]},
+    defender_dice={1: [Die.d(4), Die.d(4)]},
+    ties="none",
+    name="odd",
+)
+
+
+def _losses(rules, xs, ys):
+    """(attacker losses, defender losses) for one roll of each side's dice, by the rules."""
+    xs, ys = sorted(xs, reverse=True), sorted(ys, reverse=True)
+    pairs = 1 if rules.pairing == "highest" else min(len(xs), len(ys))
+    la = ld = 0
+    for x, y in zip(xs[:pairs], ys[:pairs], strict=True):
+        if x > y or (x == y and rules.ties == "attacker"):
+            ld += 1
+        elif x < y or rules.ties == "defender":
+            la += 1
+    return la, ld
+
+
+def _brute_round(rules, a, d):
+    """One round's capped losses, every roll of every die enumerated, in Fractions."""
+    import itertools
+
+    xs_dice, ys_dice = rules.dice("attacker", a), rules.dice("defender", d)
+    out = {}
+    for roll in itertools.product(*(die.items() for die in (*xs_dice, *ys_dice))):
+        p = math.prod((q for _, q in roll), start=F(1))
+        la, ld = _losses(
+            rules, [v for v, _ in roll[: len(xs_dice)]], [v for v, _ in roll[len(xs_dice) :]]
+        )
+        key = (max(a - la, 0), max(d - ld, 0))
+        out[key] = out.get(key, F(0)) + p
+    return out
+
+
+def _brute(rules, a, d, memo):
+    """(end distribution, expected rounds) by the recursion E = 1 + stay E + sum p E'."""
+    if a == 0 or d == 0:
+        return {(a, d): F(1)}, F(0)
+    if (a, d) not in memo:
+        moves = _brute_round(rules, a, d)
+        go = 1 - moves.pop((a, d), F(0))
+        ends, rounds = {}, F(1)
+        for nxt, p in moves.items():
+            sub, r = _brute(rules, *nxt, memo)
+            rounds += p * r
+            for end, q in sub.items():
+                ends[end] = ends.get(end, F(0)) + p / go * q
+        memo[(a, d)] = (ends, rounds / go)
+    return memo[(a, d)]
+
+
+@pytest.mark.parametrize("rules", [RISK, ODD], ids=["risk", "odd"])
+def test_the_programme_equals_a_brute_force_recursion(rules):
+    memo = {}
+    with exact_fractions():
+        table = win_table(rules, 5, 5)
+        for a in range(1, 6):
+            for d in range(1, 6):
+                ends, rounds = _brute(rules, a, d, memo)
+                wins = sum((p for (x, y), p in ends.items() if y == 0 and x > 0), F(0))
+                assert table[a - 1][d - 1] == wins
+                assert attacker_win_probability(rules, a, d) == wins
+                result = solve(rules, a, d)
+                assert result.survivors.pmf() == ends
+                assert result.expected_rounds == rounds
+    if rules is ODD:
+        assert solve(ODD, 1, 1).survivors[(0, 0)] > 0  # both sides can fall together
+
+
+def test_risk_ten_against_ten():
+    p = attacker_win_probability(RISK, 10, 10)
+    assert abs(float(p) - 0.5675928721351) < 1e-12
+    assert win_table(RISK, 10, 10)[9, 9] == p == solve(RISK, 10, 10).attacker_wins
+
+
+@pytest.mark.parametrize("rules", [RISK, HIERRO, ODD], ids=["risk", "hierro", "odd"])
+def test_the_approximate_table_is_within_1e12_of_the_exact_one(rules):
+    size = 30 if rules is not ODD else 12
+    with exact_fractions():
+        exact = win_table(rules, size, size)
+    approx = win_table(rules, size, size, exact=False)
+    assert approx.shape == (size, size)
+    cells = [(i, j) for i in range(size) for j in range(size)]
+    assert max(abs(float(exact[i][j]) - approx[i, j]) for i, j in cells) < 1e-12
+    # Far beyond exact sizes it is still a table of probabilities, rising with the attackers.
+    big = win_table(RISK, 300, 40, exact=False)
+    assert big.shape == (300, 40) and big.min() > 0 and big.max() <= 1
+    assert (big[1:] >= big[:-1]).all()
+
+
+def test_tables_grow_and_shrink_from_what_is_solved():
+    small = win_table(ODD, 3, 2)
+    assert win_table(ODD, 7, 9)[:3, :2] == small
+    assert win_table(ODD, 2, 3)[1, 0] == small[1, 0]
+
+
+@pytest.mark.parametrize("n", [0, -5, 2.5, True, MAX_SIMULATIONS + 1, "100"])
+def test_simulate_checks_the_number_of_battles(n):
+    with pytest.raises(ValueError, match="from 1 to 10,000,000"):
+        simulate(RISK, 3, 2, n=n)
+
+
+def test_simulate_rolls_each_die_as_die_sample_does():
+    # The battles a seed gives are those of rolling every die with Die.sample, in order.
+    import random
+
+    def by_hand(rules, a0, d0, n, rng):
+        wins = 0
+        for _ in range(n):
+            a, d = a0, d0
+            while a and d:
+                xs = [die.sample(rng) for die in rules.dice("attacker", a)]
+                la, ld = _losses(rules, xs, [die.sample(rng) for die in rules.dice("defender", d)])
+                a, d = max(a - la, 0), max(d - ld, 0)
+            wins += a > 0 and d == 0
+        return F(wins, n)
+
+    for rules, a, d in ((RISK, 5, 4), (ODD, 4, 3), (HIERRO, 3, 3)):
+        assert simulate(rules, a, d, n=300, rng=11) == by_hand(rules, a, d, 300, random.Random(11))
+    assert simulate(RISK, 2, 2, n=1) in (0, 1)
+
+
+def test_a_heatmap_draws_the_approximate_table():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from coronas.plotting.odds import draw_battle_heatmap
+
+    ax = draw_battle_heatmap(win_table(RISK, 40, 30, exact=False), annotate=False, title="Risk")
+    assert ax.get_images()[0].get_array().shape == (40, 30)

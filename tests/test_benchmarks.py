@@ -13,7 +13,12 @@ BENCHMARKS = sorted((Path(__file__).resolve().parent.parent / "benchmarks").glob
 
 def test_there_are_benchmarks():
     names = {p.name for p in BENCHMARKS}
-    assert {"bench_engines.py", "bench_exact_vs_montecarlo.py", "bench_startup.py"} <= names
+    assert {
+        "bench_attrition.py",
+        "bench_engines.py",
+        "bench_exact_vs_montecarlo.py",
+        "bench_startup.py",
+    } <= names
 
 
 @pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.stem)

@@ -1,5 +1,6 @@
 """Exact values of coronas.dice, each worked out by hand in the comment beside it."""
 
+import math
 import random
 from fractions import Fraction as F
 
@@ -108,6 +109,26 @@ def test_sample_is_seeded_and_follows_the_distribution():
     rolls = Die([1, 1, 1, 2]).sample(rng=3, n=4000)
     ones = rolls.count(1) / len(rolls)
     assert abs(ones - 0.75) < 0.03  # 3/4 within about 4 standard errors
+
+
+@pytest.mark.parametrize(
+    "die",
+    [D6, Die.d(20), Die([1, 1, 2]), Die.from_pmf({0: 1, 1: 3, 5: 2}), Die([7]), Die(["a", "b"])],
+    ids=str,
+)
+def test_a_seed_gives_the_rolls_of_random_choices_with_integer_weights(die):
+    # Die([1, 1, 2]) is 2/3, 1/3: integer weights 2 and 1 over the denominator 3.
+    outcomes = [o for o, _ in die.items()]
+    den = math.lcm(*(p.denominator for _, p in die.items()))
+    weights = [int(p * den) for _, p in die.items()]
+    for seed in range(5):
+        mine, ref = random.Random(seed), random.Random(seed)
+        rolls = [die.sample(mine) for _ in range(100)] + die.sample(mine, n=100)
+        assert rolls == [ref.choices(outcomes, weights)[0] for _ in range(100)] + ref.choices(
+            outcomes, weights, k=100
+        )
+    assert die.sampler() is die.sampler()  # worked out once per die
+    assert Die([1, 1, 2]).sampler() == ((1, 2), (2, 3), 3)
 
 
 def test_sympy_views():
