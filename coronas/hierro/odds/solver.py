@@ -16,8 +16,9 @@ from coronas.dice import Die
 from coronas.hierro.rules import Rules
 
 State4 = tuple[int, int, int, int]
-_Faces = tuple[tuple[Any, ...], list[int], list[int], list[bool], list[bool]]
-"""Face values, counts out of M, P(Y <= x) out of M, rerolls offered to each side."""
+_Faces = tuple[tuple[Any, ...], list[int], list[int], list[bool], list[bool], list[int]]
+"""Face values, counts out of M, P(Y <= x) out of M, rerolls offered to each side, and
+P(Y > x) out of M."""
 
 
 class _BattleSolver:
@@ -68,6 +69,7 @@ class _BattleSolver:
         self._by_colour: dict[tuple[str, str], _Faces] = {}
         self.faces: dict[tuple[int, int], _Faces] = {}
         self.rounds: dict[State4, tuple[dict[State4, int], frozenset, frozenset]] = {}
+        self._solved = (0, 0)  # every battle up to these pawns is complete at the capacity
 
     def att_die(self, size: int) -> Die:
         """The die the attacker rolls with ``size`` pawns."""
@@ -81,8 +83,10 @@ class _BattleSolver:
         """Make room for ``max_sa`` and ``max_sd`` shields. Solved cells stay as they are
         (a cell depends only on fewer pawns and fewer shields); :meth:`ensure` adds the new
         ones."""
-        self.max_sa = max(self.max_sa, max_sa)
-        self.max_sd = max(self.max_sd, max_sd)
+        if max_sa > self.max_sa or max_sd > self.max_sd:
+            self.max_sa = max(self.max_sa, max_sa)
+            self.max_sd = max(self.max_sd, max_sd)
+            self._solved = (0, 0)
 
     @staticmethod
     def exponent(a: int, d: int, s: int, t: int) -> int:
@@ -118,10 +122,19 @@ class _BattleSolver:
     def ensure(self, a: int, d: int) -> None:
         """Solve every battle up to ``a`` against ``d`` pawns, for every shield count up to
         the capacity (each from the two it depends on, solved just before)."""
+        done_a, done_d = self._solved
+        if a <= done_a and d <= done_d:
+            return
+        for i in range(1, a + 1):
+            self.ints(i, 0)
+        for j in range(1, d + 1):
+            self.ints(0, j)
         for i in range(1, a + 1):
             for j in range(1, d + 1):
                 if not self._complete((i, j)):
                     self._solve(i, j)
+        if a >= done_a and d >= done_d:
+            self._solved = (a, d)
 
     def _pair(self, a: int, d: int) -> _Faces:
         key = (a, d)
@@ -138,13 +151,13 @@ class _BattleSolver:
         """The attacker's face values, their counts out of M, P(Y <= x) out of M (ties go
         to the attacker), and which rerolls the rules offer (the engine's ruling: only when
         they can help): the attacker below its die's highest face; the defender losing the
-        roll (y <= x) against an x some face of its die beats."""
+        roll (y <= x) against an x some face of its die beats; and P(Y > x) out of M."""
         xs, cx = self._counts(att)
         ys, cy = self._counts(dfn)
         cq = [sum(c for y, c in zip(ys, cy, strict=True) if y <= x) for x in xs]
         att_may = [i < len(xs) - 1 for i in range(len(xs))]
         dfn_may = [q < self.M for q in cq]
-        return xs, cx, cq, att_may, dfn_may
+        return xs, cx, cq, att_may, dfn_may, [self.M - q for q in cq]
 
     def _counts(self, colour: str) -> tuple[tuple[Any, ...], list[int]]:
         """The ``colour`` die's face values and their counts out of M (integers)."""
@@ -164,19 +177,24 @@ class _BattleSolver:
 
     def _solve(self, a: int, d: int) -> None:
         """Fill the cells of (a, d) still missing, for every s, t up to the capacity."""
-        _, cx, cq, att_may, dfn_may = self._pair(a, d)
-        M = self.M
-        cr = [M - q for q in cq]
-        W, L = self.ints(a, d - 1), self.ints(a - 1, d)
-        V = self.V.setdefault((a, d), [])
-        D = self.D.setdefault((a, d), [])
+        _, cx, cq, att_may, dfn_may, cr = self._pair(a, d)
+        W, L = self.V[(a, d - 1)], self.V[(a - 1, d)]  # complete: see ensure
+        key = (a, d)
+        if key in self.V:
+            V, D = self.V[key], self.D[key]
+        else:
+            V, D = self.V[key], self.D[key] = [], []
+        width = self.max_sd + 1
         for s in range(self.max_sa + 1):
             if s == len(V):
                 V.append([])
                 D.append([])
-            Vs, Ds, Ws, Ls = V[s], D[s], W[s], L[s]
+            Vs = V[s]
+            if len(Vs) == width:
+                continue
+            Ds, Ws, Ls = D[s], W[s], L[s]
             below = V[s - 1] if s else None
-            for t in range(len(Vs), self.max_sd + 1):
+            for t in range(len(Vs), width):
                 win, lose = Ws[t], Ls[t]
                 if t == 0:
                     row = [q * win + r * lose for q, r in zip(cq, cr, strict=True)]
@@ -224,7 +242,7 @@ class _BattleSolver:
         if state in self.rounds:
             return self.rounds[state]
         a, d, s0, t0 = state
-        _, cx, cq, att_may, dfn_may = self._pair(a, d)
+        _, cx, cq, att_may, dfn_may, _ = self._pair(a, d)
         V, D, W = self.V[(a, d)], self.D[(a, d)], self.ints(a, d - 1)
         M = self.M
         # The attacker: ``num / M**k`` is the chance of being about to roll with s shields
