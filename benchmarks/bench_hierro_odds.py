@@ -49,7 +49,7 @@ def cpu_name() -> str:
     return platform.processor() or "unknown CPU"
 
 
-def time_it(fn, repeat: int = 1) -> list[float]:
+def time_it(fn, repeat: int = 1, clock=time.perf_counter) -> list[float]:
     """Wall times of ``fn``, the garbage collector off while it runs (as ``timeit`` does: a
     full collection of the heap sympy leaves would land on whichever call is unlucky)."""
     out = []
@@ -57,9 +57,9 @@ def time_it(fn, repeat: int = 1) -> list[float]:
         gc.collect()
         gc.disable()
         try:
-            start = time.perf_counter()
+            start = clock()
             fn()
-            out.append(time.perf_counter() - start)
+            out.append(clock() - start)
         finally:
             gc.enable()
     return out
@@ -100,7 +100,8 @@ def tables_in(order: list[tuple[int, int]]) -> None:
 
 
 def side_by_side(rounds: int) -> dict[str, float]:
-    """Median times of the order and cold-query cases, run in turns, each round once.
+    """The best CPU time of each order and of the cold and warm query, run in turns, each
+    case once a round: the least disturbed run of each by other work on the machine.
 
     Under :func:`exact_fractions`, so the times are the solver's and not sympy's
     conversion of the answers (which costs the same in any order)."""
@@ -114,8 +115,8 @@ def side_by_side(rounds: int) -> dict[str, float]:
     with exact_fractions():
         for _ in range(rounds):
             for name, fn in cases.items():
-                times[name] += time_it(fn)
-    return {name: statistics.median(ts) for name, ts in times.items()}
+                times[name] += time_it(fn, clock=time.process_time)
+    return {name: min(ts) for name, ts in times.items()}
 
 
 def main() -> None:
@@ -204,7 +205,7 @@ def main() -> None:
     print()
     print(
         f"The order of the questions, timed side by side in turns under `exact_fractions()` "
-        f"(median of {rounds} rounds, each from a cold cache):"
+        f"(CPU time, best of {rounds} rounds, each from a cold cache):"
     )
     print()
     print("| what | time | ratio |")

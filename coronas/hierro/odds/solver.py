@@ -96,10 +96,10 @@ class _BattleSolver:
     def _terminal(self, a: int, d: int) -> list[list[int]]:
         if a == 0:
             return [[0] * (self.max_sd + 1) for _ in range(self.max_sa + 1)]
-        return [
-            [self.M ** self.exponent(a, 0, s, t) for t in range(self.max_sd + 1)]
-            for s in range(self.max_sa + 1)
-        ]
+        # The attacker has won: V = 1 = M**e / M**e, one power of M per s + t.
+        e = self.exponent(a, 0, 0, 0)
+        powers = [self.M ** (e + k) for k in range(self.max_sa + self.max_sd + 1)]
+        return [powers[s : s + self.max_sd + 1] for s in range(self.max_sa + 1)]
 
     def _complete(self, key: tuple[int, int]) -> bool:
         """Does the table of ``key`` have a cell for every s, t up to the capacity?"""
