@@ -137,6 +137,8 @@ class _BattleSolver:
             self._solved = (a, d)
 
     def _pair(self, a: int, d: int) -> _Faces:
+        """The face record of ``a`` pawns against ``d``, shared by every pair of sizes that
+        rolls the same two dice."""
         key = (a, d)
         faces = self.faces.get(key)
         if faces is None:
