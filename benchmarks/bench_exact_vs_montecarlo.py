@@ -43,7 +43,7 @@ def exact_time(repeat: int) -> tuple[float, object]:
     times = []
     answer = None
     for _ in range(repeat):
-        odds._SOLVERS.clear()  # cold: no solver left from an earlier call
+        odds.clear_cache()  # cold: no solver left from an earlier call
         start = time.perf_counter()
         answer = odds.battle(*QUESTION).attacker_wins
         times.append(time.perf_counter() - start)

@@ -9,6 +9,9 @@ It prints a Markdown section for docs/performance.md:
 
 * the 10 x 10 table of P(attacker wins) for each pair of shields 0..3 x 0..3 (16 tables),
   from a cold cache, all at once and each table on its own;
+* the order of those 16 questions: in natural order ((0, 0), (0, 1), ... (3, 3)) against
+  the best order (shields (3, 3) first), and one cold query against the same query warm,
+  timed side by side in turns (so load on the machine slows them alike), with the ratios;
 * one mid-game query (5 pawns with 2 shields attacking 4 pawns with 1 shield), cold;
 * the same query by Monte Carlo, with enough battles for three decimal places (a 95%
   interval of +-0.0005 around the estimate);
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gc
 import math
 import os
 import platform
@@ -27,6 +31,7 @@ import time
 from pathlib import Path
 
 from coronas import attrition
+from coronas.dice import exact_fractions
 from coronas.hierro import odds
 
 QUERY = (5, 4, 2, 1)
@@ -44,12 +49,19 @@ def cpu_name() -> str:
     return platform.processor() or "unknown CPU"
 
 
-def time_it(fn, repeat: int = 1) -> list[float]:
+def time_it(fn, repeat: int = 1, clock=time.perf_counter) -> list[float]:
+    """Wall times of ``fn``, the garbage collector off while it runs (as ``timeit`` does: a
+    full collection of the heap sympy leaves would land on whichever call is unlucky)."""
     out = []
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
+        gc.collect()
+        gc.disable()
+        try:
+            start = clock()
+            fn()
+            out.append(clock() - start)
+        finally:
+            gc.enable()
     return out
 
 
@@ -73,6 +85,38 @@ def each_table_cold() -> float:
 def cold_query() -> None:
     odds.clear_cache()
     odds.battle(*QUERY)
+
+
+NATURAL = [(sa, sd) for sa in range(4) for sd in range(4)]
+"""The 16 shield pairs (attacker, defender) in natural order: the solver grows 7 times."""
+BEST = [(3, 3)] + [pair for pair in NATURAL if pair != (3, 3)]
+"""The same 16 with the most shields first: the solver is sized once."""
+
+
+def tables_in(order: list[tuple[int, int]]) -> None:
+    odds.clear_cache()
+    for sa, sd in order:
+        odds.battle_table(10, 10, sa, sd)
+
+
+def side_by_side(rounds: int) -> dict[str, float]:
+    """The best CPU time of each order and of the cold and warm query, run in turns, each
+    case once a round: the least disturbed run of each by other work on the machine.
+
+    Under :func:`exact_fractions`, so the times are the solver's and not sympy's
+    conversion of the answers (which costs the same in any order)."""
+    cases = {
+        "natural": lambda: tables_in(NATURAL),
+        "best": lambda: tables_in(BEST),
+        "cold": cold_query,
+        "warm": lambda: odds.battle(*QUERY),
+    }
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    with exact_fractions():
+        for _ in range(rounds):
+            for name, fn in cases.items():
+                times[name] += time_it(fn, clock=time.process_time)
+    return {name: min(ts) for name, ts in times.items()}
 
 
 def main() -> None:
@@ -100,6 +144,8 @@ def main() -> None:
         attrition.solve(attrition.RISK, 30, 30)
 
     risk_time = time_it(risk, repeat=3)
+    rounds = 5 if args.quick else 21
+    order = side_by_side(rounds)
 
     exact = odds.battle(*QUERY).attacker_wins
     p = float(exact)
@@ -156,6 +202,28 @@ def main() -> None:
         f"Exact answer: {exact} = {p:.6f}. Monte Carlo: {est.successes / n:.6f} "
         f"(off by {abs(est.successes / n - p):.6f}; seed {args.seed})."
     )
+    print()
+    print(
+        f"The order of the questions, timed side by side in turns under `exact_fractions()` "
+        f"(CPU time, best of {rounds} rounds, each from a cold cache):"
+    )
+    print()
+    print("| what | time | ratio |")
+    print("|---|---|---|")
+    ratio = order["natural"] / order["best"]
+    print(
+        f"| 16 tables 10 x 10 in natural order, shields (0, 0), (0, 1) ... (3, 3) "
+        f"| {order['natural'] * 1000:.1f} ms | {ratio:.2f} x the best order |"
+    )
+    print(
+        f"| the same 16 tables, shields (3, 3) first (the best order) "
+        f"| {order['best'] * 1000:.1f} ms | 1.00 |"
+    )
+    print(
+        f"| one query, {a} v {d} with {sa} / {sd} shields, cold "
+        f"| {order['cold'] * 1000:.2f} ms | {order['cold'] / order['warm']:.1f} x warm |"
+    )
+    print(f"| the same query, tables already solved | {order['warm'] * 1000:.2f} ms | 1.0 |")
 
 
 if __name__ == "__main__":
