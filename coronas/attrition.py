@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from coronas import _attrition_dp as _dp
 from coronas.dice import D6, Die, ProbTable, rational, rational_matrix
+from coronas.formatting import percent
 
 if TYPE_CHECKING:
     import sympy
@@ -73,10 +74,6 @@ Pairing = Literal["pairs", "highest"]
 DiceSteps = tuple[tuple[int, tuple[Die, ...]], ...]
 """Dice by size as steps: ``((1, dice), (2, dice), ...)``; a size uses the last step at or
 below it."""
-
-
-def _percent(p: Fraction) -> str:
-    return f"{float(p) * 100:.2f}%"
 
 
 def _steps(value: Any, side: str) -> DiceSteps:
@@ -308,7 +305,7 @@ class AttritionResult(BattleEnd):
         p = self.attacker_wins
         return (
             f"AttritionResult({self.rules.name}: {self.attacker} vs {self.defender}, "
-            f"attacker wins {p} ({_percent(p)}), expected rounds {self.expected_rounds})"
+            f"attacker wins {p} ({percent(p)}), expected rounds {self.expected_rounds})"
         )
 
     def _repr_html_(self) -> str:
@@ -317,7 +314,7 @@ class AttritionResult(BattleEnd):
         p = self.attacker_wins
         head = (
             f"<p><b>{self.attacker} against {self.defender}</b> ({escape(self.rules.name)}): "
-            f"attacker wins <b>{p}</b> ({_percent(p)}); "
+            f"attacker wins <b>{p}</b> ({percent(p)}); "
             f"expected rounds {self.expected_rounds}</p>"
         )
         return head + self.table()._repr_html_()

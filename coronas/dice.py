@@ -39,6 +39,8 @@ from fractions import Fraction
 from numbers import Integral, Rational
 from typing import TYPE_CHECKING, Any, Literal
 
+from coronas.formatting import percent
+
 if TYPE_CHECKING:
     import sympy
 
@@ -166,10 +168,6 @@ def _check_int(name: str, value: Any) -> int:
 
 def _sort_key(outcome: Any) -> tuple:
     return (0, outcome) if isinstance(outcome, (int, Fraction)) else (1, repr(outcome))
-
-
-def _percent(p: Fraction, digits: int = 2) -> str:
-    return f"{float(p) * 100:.{digits}f}%"
 
 
 class Die:
@@ -580,7 +578,7 @@ class ProbTable:
     @staticmethod
     def _cell(c: Any) -> str:
         if isinstance(c, Fraction):
-            return f"{c}  ({_percent(c)})"
+            return f"{c}  ({percent(c)})"
         return str(c)
 
     def __str__(self) -> str:
@@ -603,7 +601,7 @@ class ProbTable:
             if isinstance(c, Fraction):
                 return (
                     f"<td style='text-align:right'><b>{c}</b> "
-                    f"<span style='color:#666'>({_percent(c)})</span></td>"
+                    f"<span style='color:#666'>({percent(c)})</span></td>"
                 )
             return f"<td>{escape(str(c))}</td>"
 

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
+from coronas.formatting import plural, probability_text
+
 __all__ = [
     "MAX_ERROR",
     "CommandError",
@@ -110,14 +112,8 @@ def whole(low: int, high: int | Callable[[], int]) -> Callable[[str], int]:
     return parse
 
 
-def fmt(p: Any) -> str:
-    """An exact probability and its percentage: ``35/72 (48.61%)``."""
-    return f"{p} ({float(p):.2%})"
-
-
-def count(n: int, noun: str) -> str:
-    """``1 pawn``, ``3 pawns``."""
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+fmt = probability_text
+count = plural
 
 
 def table_text(table: Any) -> str:

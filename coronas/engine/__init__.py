@@ -24,12 +24,14 @@ are ints, strings, ``None`` or tuples of those; list every action type in
 
 The modules: :mod:`~coronas.engine.errors`, :mod:`~coronas.engine.actions` (actions and their
 JSON), :mod:`~coronas.engine.rules` (rule sets), :mod:`~coronas.engine.game` (matches and the
-registry), :mod:`~coronas.engine.state` (the State), :mod:`~coronas.engine.journal` (the undo
+registry), :mod:`~coronas.engine.state` (the State), :mod:`~coronas.engine.advice` (the odds
+of the move at hand), :mod:`~coronas.engine.journal` (the undo
 log), :mod:`~coronas.engine.saving` (saved games), :mod:`~coronas.engine.search` (bots, playouts,
 the exact tree walk).
 """
 
 from coronas.engine.actions import Action, action_from_dict, action_to_dict
+from coronas.engine.advice import Odds
 from coronas.engine.errors import IllegalAction, RulesError, SaveFileError
 from coronas.engine.game import Game, available_games, register_game
 from coronas.engine.rules import RuleSet
@@ -45,6 +47,7 @@ __all__ = [
     "Bot",
     "Game",
     "IllegalAction",
+    "Odds",
     "RandomBot",
     "RuleSet",
     "RulesError",

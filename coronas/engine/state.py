@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from coronas.dice import Die, to_fraction
 from coronas.engine import journal
+from coronas.engine.advice import Odds
 from coronas.engine.errors import IllegalAction
 from coronas.engine.schema import action_checker, short
 
@@ -101,6 +102,12 @@ class State(journal.Journaled, abc.ABC):
         """Why ``action`` is not legal here, or None to use the generic message."""
         return None
 
+    def _odds(self, action: Any) -> Odds | None:
+        """The game's odds of ``action`` (None: it rolls no dice); with ``action`` None, of
+        the roll being made (chance node) or of the choice in front of the player (a reroll
+        decision). Games override it, built on their ``odds`` module."""
+        return None
+
     # -- the protocol --------------------------------------------------------------------
     @property
     def current_player(self) -> int:
@@ -172,6 +179,21 @@ class State(journal.Journaled, abc.ABC):
             raise IllegalAction(
                 reason or f"{action} is not legal for {self.player_name(player)} now"
             )
+
+    def odds(self, action: Any = None) -> Odds | None:
+        """The exact chance that ``action`` achieves its aim from this position.
+
+        None for an action that rolls no dice. Without ``action``: at a chance node, the roll
+        being made (its aim, the chance of this roll and of the whole action with the rerolls
+        left); at a decision inside an action (spend a shield or gold to reroll, or keep), the
+        chance of the aim for each choice and the best one. ``action`` must be legal here.
+        """
+        if action is not None:
+            self._check_shape(action)
+            if self.is_chance_node():
+                raise IllegalAction("a roll is being made: ask state.odds() for its odds")
+            self._check(action)
+        return self._odds(action)
 
     def _check_shape(self, action: Any) -> None:
         """Refuse an object that is not one of the game's actions, or has an ill-typed field."""

@@ -22,15 +22,6 @@ def _default_rules() -> Rules:
     return Rules()
 
 
-def _plural(n: int, noun: str) -> str:
-    """``1 reroll``, ``2 rerolls``."""
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def _pct(p: Any) -> str:
-    return f"{float(p) * 100:.2f}%"
-
-
 def _count(name: str, value: Any, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ValueError(f"{name}: expected a whole number >= {low}, got {value!r}")

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from coronas.attrition import BattleEnd
 from coronas.dice import Die, ProbTable, rational
-from coronas.hierro.odds._common import _battle_counts, _pct, _plural, _ranges
+from coronas.formatting import percent, plural
+from coronas.hierro.odds._common import _battle_counts, _ranges
 from coronas.hierro.odds.solver import State4, _BattleSolver
 
 if TYPE_CHECKING:
@@ -205,22 +206,22 @@ class BattleResult(BattleEnd):
         card = ", Cavalry charge" if self.cavalry_charge else ""
         attack = "attacks" if self.attacker == 1 else "attack"
         return (
-            f"{_plural(self.attacker, 'pawn')} ({_plural(self.attacker_shields, 'shield')}) "
-            f"{attack} {_plural(self.defender, 'pawn')} "
-            f"({_plural(self.defender_shields, 'shield')}){card}"
+            f"{plural(self.attacker, 'pawn')} ({plural(self.attacker_shields, 'shield')}) "
+            f"{attack} {plural(self.defender, 'pawn')} "
+            f"({plural(self.defender_shields, 'shield')}){card}"
         )
 
     def __repr__(self) -> str:
         p = self.attacker_wins
         return (
-            f"{self.title}: attacker wins {p} ({_pct(p)}); expected shields spent "
+            f"{self.title}: attacker wins {p} ({percent(p)}); expected shields spent "
             f"{self.attacker_shields_spent.mean()} / {self.defender_shields_spent.mean()}"
         )
 
     def _repr_html_(self) -> str:
         p = self.attacker_wins
         head = (
-            f"<p><b>{escape(self.title)}</b>: attacker wins <b>{p}</b> ({_pct(p)}). "
+            f"<p><b>{escape(self.title)}</b>: attacker wins <b>{p}</b> ({percent(p)}). "
             f"Shields spent on average: attacker {self.attacker_shields_spent.mean()}, "
             f"defender {self.defender_shields_spent.mean()}.</p>"
         )

@@ -15,7 +15,8 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from coronas.dice import Die, ProbTable, rational
-from coronas.hierro.odds._common import _count, _pct, _plural, _rules
+from coronas.formatting import percent, plural
+from coronas.hierro.odds._common import _count, _rules
 from coronas.hierro.odds.steps import StepCount, _action_outcomes, _shields_until_done
 from coronas.hierro.rules import Rules
 
@@ -72,10 +73,10 @@ class RollOdds:
     def summary(self) -> list[tuple[str, str]]:
         rows = [
             ("die", f"{self.colour} ({', '.join(str(f) for f in self.die)})"),
-            ("one roll succeeds", f"{self.single_roll}  ({_pct(self.single_roll)})"),
+            ("one roll succeeds", f"{self.single_roll}  ({percent(self.single_roll)})"),
             (
-                f"one action succeeds (up to {_plural(self.shields, 'reroll')})",
-                f"{self.probability}  ({_pct(self.probability)})",
+                f"one action succeeds (up to {plural(self.shields, 'reroll')})",
+                f"{self.probability}  ({percent(self.probability)})",
             ),
             ("shields spent in that action (mean)", str(self.expected_shields)),
         ]
@@ -284,14 +285,14 @@ class RaceResult:
     def __repr__(self) -> str:
         w1, w2 = self.wins
         return (
-            f"emissary race for {self.target}+: first to roll wins {w1} ({_pct(w1)}), "
-            f"second wins {w2} ({_pct(w2)}), expected turns {self.expected_turns}"
+            f"emissary race for {self.target}+: first to roll wins {w1} ({percent(w1)}), "
+            f"second wins {w2} ({percent(w2)}), expected turns {self.expected_turns}"
         )
 
     def _repr_html_(self) -> str:
         rows: list[tuple[str, Fraction]] = [
             (
-                f"{who} player (legitimacy {level}, {_plural(shields, 'shield')})",
+                f"{who} player (legitimacy {level}, {plural(shields, 'shield')})",
                 p,
             )
             for who, level, shields, p in zip(
