@@ -174,7 +174,7 @@ class GamePhases:
 
     # -- the end of an action, the turn order and the end of the game ------------------------------
     def _game_over(self) -> str:
-        if any(lv >= self.rules.crown for lv in self.legit):
+        if max(self.legit) >= self.game.rules.crown:
             return "a player reached the crown"
         if self.exhausted:
             return "the last card of a deck was drawn"
@@ -193,8 +193,8 @@ class GamePhases:
         self.left -= 1
         if self.left <= 0:
             self.turn += 1
-            self.player = self.turn % self.num_players
-            self.left = self.rules.actions_per_turn
+            self.player = self.turn % self.game.num_players
+            self.left = self.game.rules.actions_per_turn
 
     # -- scoring -----------------------------------------------------------------------------------
     def scores(self) -> list[dict[str, int]]:

@@ -22,9 +22,10 @@ Positions for analysis are built with :meth:`HierroState.from_position` (see its
 Where each rule lives: this module holds the state's data, the steps of the protocol and the
 small queries and changes every rule uses; :mod:`coronas.hierro.phases` the set-up, card
 draws, the end of the game and the scoring; :mod:`coronas.hierro.legality` when an action of a
-turn is legal and why not; :mod:`coronas.hierro.effects` what each action and card does, with
-the dice of battles, assaults and emissaries; :mod:`coronas.hierro.positions` positions set up
-by hand; :mod:`coronas.hierro.views` the labels, text, HTML and graph of a state.
+turn is legal and why not (:mod:`coronas.hierro.listing` lists the legal ones fast);
+:mod:`coronas.hierro.effects` what each action and card does, with the dice of battles,
+assaults and emissaries; :mod:`coronas.hierro.positions` positions set up by hand;
+:mod:`coronas.hierro.views` the labels, text, HTML and graph of a state.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from coronas.hierro.actions import (
 )
 from coronas.hierro.effects import TurnEffects
 from coronas.hierro.legality import TurnRules
+from coronas.hierro.listing import TurnListing
 from coronas.hierro.phases import GamePhases
 from coronas.hierro.positions import build_position
 from coronas.hierro.tables import BoardInfo
@@ -70,7 +72,7 @@ _LISTS = ("legit", "vp", "shields", "pawns", "banners", "hand_em", "hands")
 _DICTS = ("owner", "troops", "at_castle", "zone")
 
 
-class HierroState(TurnRules, TurnEffects, GamePhases, StateViews, State):
+class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, State):
     """A position of Corona de Hierro (see the module docstring for the steps)."""
 
     # -- set-up ------------------------------------------------------------------------------------
