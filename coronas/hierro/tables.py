@@ -44,17 +44,14 @@ class BoardInfo:
 
     def _action_tables(self, pawns: int) -> None:
         seats = range(MAX_PLAYERS)
-        # moves[c][k]: every Move of k pawns out of c; moves_upto[c][k]: of 1 to k pawns,
-        # in the order of k, then of the neighbours.
-        self.moves = {
-            c: [()]
-            + [tuple(actions.Move(c, nb, k) for nb in self.adj[c]) for k in range(1, pawns + 1)]
-            for c in self.cities
-        }
-        self.moves_upto = {
-            c: tuple(tuple(m for k in range(1, top + 1) for m in ms[k]) for top in range(pawns + 1))
-            for c, ms in self.moves.items()
-        }
+        # moves_upto[c][k]: every Move of 1 to k pawns out of c, by number of pawns, then by
+        # neighbour (the order legal_actions lists them in).
+        self.moves_upto = {}
+        for c in self.cities:
+            upto: list[tuple[actions.Move, ...]] = [()]
+            for k in range(1, pawns + 1):
+                upto.append(upto[-1] + tuple(actions.Move(c, nb, k) for nb in self.adj[c]))
+            self.moves_upto[c] = tuple(upto)
         self.attack_army = {c: tuple(actions.AttackArmy(c, q) for q in seats) for c in self.cities}
         self.cavalry = {
             c: tuple(actions.PlayCavalryCharge(c, q) for q in seats) for c in self.cities
