@@ -1,7 +1,9 @@
 """What the actions of a turn do: movement, recruits, attacks, emissaries, alliances, cards.
 
 :class:`TurnEffects` is a part of :class:`~coronas.hierro.state.HierroState`; one handler
-(``_do_<action>``) per action type, called once the action has been checked.
+(``_do_<action>``) per action type, called once the action has been checked. An attack or an
+emissary's roll goes on with the dice: each roll is a chance step, each reroll a decision,
+until the battle, the assault or the negotiation is decided (``_start_fight`` ... ``_succeed``).
 """
 
 from __future__ import annotations
@@ -217,6 +219,162 @@ class TurnEffects:
         else:
             self.at_castle[a.place] = (*self.at_castle.get(a.place, ()), (p, self.turn))
         self._finish_action()
+
+    # -- dice: battles, assaults and emissaries' rolls ---------------------------------------------
+    def _roll_colour(self) -> str:
+        f = self.fight
+        if f["kind"] == "battle":
+            if f["stage"] == "att":
+                return f["colour"] or self.rules.army_colour(self.army(f["where"], f["att"]))
+            return self.rules.army_colour(self.army(f["where"], f["dfn"]))
+        if f["colour"]:
+            return f["colour"]
+        if f["kind"] == "castle":
+            return self.rules.army_colour(self.army(f["where"], f["att"]))
+        return self.rules.band(self.legit[f["att"]])
+
+    def roll_die(self):
+        """The die being rolled now (at a ``"roll"`` or ``"reroll"`` step), else None."""
+        if self.fight is None:
+            return None
+        return self.rules.die(self._roll_colour())
+
+    def _start_fight(
+        self,
+        kind: str,
+        player: int,
+        where: str,
+        *,
+        defender: int | None = None,
+        colour: str | None = None,
+        cavalry: bool = False,
+    ) -> None:
+        target = 0
+        if kind == "castle":
+            target = self.army_target(where)
+        elif kind == "diplomacy":
+            target = self.emissary_target(where) or 0
+        self.fight = {
+            "kind": kind,
+            "att": player,
+            "dfn": defender,
+            "where": where,
+            "colour": colour,
+            "stage": "att",
+            "a": None,
+            "d": None,
+            "target": target,
+            "cavalry": cavalry,
+            "roller": player,
+        }
+        self.step = "roll"
+
+    def _on_roll(self, value: int) -> None:
+        f = self.fight
+        faces = self.rules.faces(self._roll_colour())
+        roller = f["roller"]
+        if f["kind"] == "battle":
+            if f["stage"] == "att":
+                f["a"] = value
+                if self.shields[roller] > 0 and value < max(faces):
+                    self.step = "reroll"
+                else:
+                    self._defender_rolls()
+            else:
+                f["d"] = value
+                losing = value <= f["a"]  # ties go to the attacker
+                if losing and self.shields[roller] > 0 and max(faces) > f["a"]:
+                    self.step = "reroll"
+                else:
+                    self._exchange()
+            return
+        f["a"] = value
+        if value >= f["target"]:
+            self._succeed()
+        elif self.shields[roller] > 0 and max(faces) >= f["target"]:
+            self.step = "reroll"
+        else:
+            self._finish_action()
+
+    def _on_reroll(self, again: bool) -> None:
+        f = self.fight
+        if again:
+            p = f["roller"]
+            self.shields[p] -= 1
+            self.supply += 1
+            self.step = "roll"
+            return
+        if f["kind"] == "battle":
+            if f["stage"] == "att":
+                self._defender_rolls()
+            else:
+                self._exchange()
+        else:
+            self._finish_action()
+
+    def _defender_rolls(self) -> None:
+        f = self.fight
+        f["stage"] = "dfn"
+        f["roller"] = f["dfn"]
+        self.step = "roll"
+
+    def _exchange(self) -> None:
+        f = self.fight
+        att, dfn, city = f["att"], f["dfn"], f["where"]
+        loser = att if f["d"] > f["a"] else dfn
+        self._remove_pawns(city, loser, 1)
+        if self.army(city, loser) == 0:
+            winner = dfn if loser == att else att
+            r = self.rules
+            self._gain(winner, r.battle_win)
+            self._gain(loser, -r.battle_loss)
+            self._add_shield(loser)
+            if f["cavalry"] and winner == att:
+                self.vp[att] += r.cavalry_vp
+            self._finish_action()
+            return
+        f.update(stage="att", roller=att, a=None, d=None)
+        self.step = "roll"
+
+    def _succeed(self) -> None:
+        f = self.fight
+        p, castle = f["att"], f["where"]
+        if f["kind"] == "diplomacy":
+            self._take_castle(castle, p, self.rules.diplomacy_gain)
+        else:
+            owner = self.owner.get(castle)
+            if owner is not None and self.troops[castle]:
+                self.troops[castle] = False  # the troops inside are wiped out (case C)
+            else:
+                royal = castle in self.info.royal
+                gain = self.rules.royal_gain if royal else self.rules.conquest_gain
+                self._take_castle(castle, p, gain)
+        self._finish_action()
+
+    def _take_castle(self, castle: str, player: int, gain: int) -> None:
+        r = self.rules
+        old = self.owner.get(castle)
+        if old is not None:
+            self.banners[old] += 1
+            royal = castle in self.info.royal
+            self._gain(old, -(r.royal_loss if royal else r.conquest_loss))
+            self._add_shield(old)
+            if sum(1 for o in self.owner.values() if o == old) == 1:
+                self.castle_lost = True  # this was its last castle
+        self.owner[castle] = player
+        self.troops[castle] = True
+        self.banners[player] -= 1
+        self._gain(player, gain)
+        # The new owner's own emissaries there go back to hand (H9).
+        here = self.at_castle.get(castle, ())
+        mine = sum(1 for q, _ in here if q == player)
+        if mine:
+            self.hand_em[player] += mine
+            rest = tuple(e for e in here if e[0] != player)
+            if rest:
+                self.at_castle[castle] = rest
+            else:
+                del self.at_castle[castle]
 
 
 _HANDLERS = {

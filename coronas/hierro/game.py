@@ -21,6 +21,7 @@ from coronas import engine
 from coronas.engine import register_game
 from coronas.hierro.actions import ACTION_TYPES, Roll
 from coronas.hierro.board import Board, load_board
+from coronas.hierro.positions import position_kwargs, position_record
 from coronas.hierro.rules import DIE_COLOURS, Rules
 from coronas.hierro.state import BoardInfo, HierroState
 
@@ -82,7 +83,7 @@ class Game(engine.Game):
             raise ValueError(
                 f"the board has {starts} starting castles open to {self.num_players} players"
             )
-        self.start_position = None if position is None else _position_record(position)
+        self.start_position = None if position is None else position_record(position)
         if self.start_position is not None:
             try:  # a position the rules refuse is refused here, not at the first state
                 self.new_initial_state()
@@ -114,7 +115,7 @@ class Game(engine.Game):
         """The start of the game, or the position this match starts from if it has one."""
         if self.start_position is None:
             return HierroState(self)
-        return HierroState.from_position(self, **_position_kwargs(self.start_position))
+        return HierroState.from_position(self, **position_kwargs(self.start_position))
 
     def position(self, **kwargs: Any) -> HierroState:
         """A position set up by hand (see :meth:`HierroState.from_position` for the keywords),
@@ -128,77 +129,6 @@ class Game(engine.Game):
             position=kwargs,
         )
         return match.new_initial_state()
-
-
-_POSITION_FIELDS = {
-    "castles": "a mapping castle -> owner or [owner, troops inside]",
-    "armies": "a mapping city -> {player: pawns}",
-    "legitimacy": "a list of one level a player",
-    "shields": "a list of one count a player",
-    "hands": "a list of one list of cards a player",
-    "emissaries": "a mapping castle or area -> list of players",
-    "alliances": "a list of [requester, target, accepted]",
-    "hostages": "a list of [holder, owner]",
-    "loyalty": "a list of one loyalty card a player",
-    "vp": "a list of one count a player",
-    "to_move": "a player",
-    "actions_left": "a number of actions",
-    "turn": "a round number",
-}
-
-
-def _position_record(kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    """The keywords of a hand-set position as plain JSON (lists, string keys), the form a
-    saved game keeps; a field that is unknown or of the wrong shape is a ValueError."""
-    unknown = sorted(set(kwargs) - set(_POSITION_FIELDS))
-    if unknown:
-        raise ValueError(
-            f"position: unknown field {unknown[0]!r}; the fields are {', '.join(_POSITION_FIELDS)}"
-        )
-    out: dict[str, Any] = {}
-    for name, value in kwargs.items():
-        if value is None:
-            continue
-        try:
-            if name == "castles":
-                value = {
-                    str(c): [v, True] if isinstance(v, int) else [v[0], bool(v[1])]
-                    for c, v in value.items()
-                }
-            elif name == "armies":
-                value = {
-                    str(city): {str(int(q)): int(k) for q, k in here.items()}
-                    for city, here in value.items()
-                }
-            elif name == "emissaries":
-                value = {str(place): list(players) for place, players in value.items()}
-            elif name in ("hands", "alliances", "hostages"):
-                value = [list(v) for v in value]
-            elif name in ("legitimacy", "shields", "loyalty", "vp"):
-                value = list(value)
-            elif not isinstance(value, int) or isinstance(value, bool):
-                raise TypeError
-        except (TypeError, ValueError, AttributeError, IndexError, KeyError):
-            raise ValueError(
-                f"position: {name}: expected {_POSITION_FIELDS[name]}, got {value!r}"
-            ) from None
-        out[name] = value
-    return out
-
-
-def _position_kwargs(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The keywords of :meth:`HierroState.from_position` from a position record."""
-    kwargs = dict(record)
-    if "castles" in kwargs:
-        kwargs["castles"] = {c: tuple(v) for c, v in kwargs["castles"].items()}
-    if "armies" in kwargs:
-        kwargs["armies"] = {
-            city: {int(q): k for q, k in here.items()} for city, here in kwargs["armies"].items()
-        }
-    for name in ("alliances", "hostages"):
-        if name in kwargs:
-            kwargs[name] = [tuple(v) for v in kwargs[name]]
-    return kwargs
 
 
 # Lookup tables per board (the default board is loaded once, so its tables are built once).

@@ -3,18 +3,17 @@
 :class:`TurnRules` is a part of :class:`~coronas.hierro.state.HierroState`. Each action type
 has one rule function (``_r_<action>``) that returns ``None`` when the action is legal and
 otherwise the reason, in the game's words; ``legal_by_rules()`` lists the legal actions by
-checking candidates with them. ``legal_actions()`` uses the fast generator ``_legal_turn``,
-which the tests hold equal to ``legal_by_rules()``.
+checking candidates with them. ``legal_actions()`` uses the fast generator ``_legal_turn``
+(:mod:`coronas.hierro.listing`), which the tests hold equal to ``legal_by_rules()``.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from coronas.hierro import actions
-from coronas.hierro.actions import BARBARIANS, CARD_ACTIONS, DECKS, MAGYARS, ROME, SARACENS, ZONE
+from coronas.hierro.actions import BARBARIANS, CARD_ACTIONS, DECKS, ROME, ZONE
 from coronas.hierro.rules import card_kind, card_shields
 
 if TYPE_CHECKING:
@@ -33,145 +32,6 @@ class TurnRules:
         if self.step != "play":
             return self.legal_actions()
         return [a for a in self._candidates(self.player) if self._reason(a) is None]
-
-    def _legal_turn(self, p: int) -> list[Any]:
-        """The legal turn actions of ``p``, built directly (fast path of legal_actions)."""
-        info = self.info
-        r = self.rules
-        n = self.num_players
-        owner = self.owner
-        troops = self.troops
-        hand = self.hands[p]
-        kinds = {card_kind(c) for c in hand}
-        banner = self.banners[p] > 0
-        out: list[Any] = []
-        add = out.append
-        for city, here in self.armies.items():
-            size = here.get(p, 0)
-            if not size:
-                continue
-            free = self._blocked(city, p) is None
-            if free:
-                moves = info.moves[city]  # moves[k]: every Move of k pawns out of city
-                for k in range(1, min(size, len(moves) - 1) + 1):
-                    out.extend(moves[k])
-            for q in here:
-                if q != p:
-                    add(_act(actions.AttackArmy, city, q))
-                    if "cavalry_charge" in kinds:
-                        add(_act(actions.PlayCavalryCharge, city, q))
-            if city in info.castle_set:
-                o = owner.get(city)
-                if (o != p and not (o is not None and o in here)) and (
-                    banner or (o is not None and troops[city])
-                ):
-                    add(_act(actions.AttackCastle, city))
-                    if "good_fortune" in kinds:
-                        add(_act(actions.PlayGoodFortune, city, "army"))
-            if free and "forced_march" in kinds:
-                for k in range(1, size + 1):
-                    for dest in self._march_reach(city, p, k):
-                        add(_act(actions.PlayForcedMarch, city, dest, k))
-        for c, o in owner.items():
-            if o != p:
-                continue
-            if troops[c] and self.pawns[p]:
-                add(_act(actions.Recruit, c))
-            here = self.armies.get(c)
-            if here and "resistance" in kinds:
-                for q in here:
-                    if q != p:
-                        add(_act(actions.PlayResistance, c, q))
-        if self.hand_em[p]:
-            cap = r.castle_emissaries
-            for c in info.neutral:
-                if (
-                    c not in owner
-                    and len(self.at_castle.get(c, ())) < cap
-                    and (self.emissary_target(c) is not None)
-                ):
-                    add(_act(actions.SendEmissary, c))
-            if len(self.rome) < r.rome_capacity(n):
-                add(_act(actions.SendEmissary, ROME))
-            bcap = r.barbarian_capacity(n)
-            if len(self.saracens) < bcap:
-                add(_act(actions.SendEmissary, SARACENS))
-            if len(self.magyars) < bcap:
-                add(_act(actions.SendEmissary, MAGYARS))
-            for q in range(n):
-                if q != p and (p, q) not in self.zone and (q, p) not in self.zone:
-                    add(_act(actions.RequestAlliance, q))
-        for c, ems in self.at_castle.items():
-            mine = [t for q, t in ems if q == p]
-            if mine:
-                add(_act(actions.Retrieve, c))
-                if c not in owner and min(mine) < self.turn and banner:
-                    add(_act(actions.RequestSupport, c))
-                    if "good_fortune" in kinds:
-                        add(_act(actions.PlayGoodFortune, c, "emissary"))
-            if owner.get(c) == p:
-                for q in sorted({q for q, _ in ems if q != p}):
-                    add(_act(actions.TakeHostage, c, q))
-        if p in self.rome:
-            add(_act(actions.Retrieve, ROME))
-        if p in self.saracens:
-            add(_act(actions.Retrieve, SARACENS))
-        if p in self.magyars:
-            add(_act(actions.Retrieve, MAGYARS))
-        for (a, b), accepted in self.zone.items():
-            if not accepted:
-                if b == p:
-                    add(_act(actions.AcceptAlliance, a))
-                if a == p:
-                    add(_act(actions.Retrieve, ZONE, b))
-        for o in sorted({o for h, o in self.hostages if h == p}):
-            add(_act(actions.ReturnHostage, o))
-        if len(hand) < r.hand_limit:
-            for deck in DECKS:
-                if self.decks[deck]:
-                    add(_act(actions.TakeCard, deck))
-                    if self.shields[p] >= r.draw_many_cost:
-                        add(_act(actions.DrawCards, deck))
-        first = self.left == r.actions_per_turn
-        castles = None
-        for card in sorted(set(hand)):
-            add(_act(actions.DiscardCard, card))
-            kind = card_kind(card)
-            if kind == "loyal_vassal":
-                shields = card_shields(card)
-                if self.pawns[p]:
-                    for c, o in owner.items():
-                        if o == p and troops[c] and self.shield_of(c) in shields:
-                            add(_act(actions.PlayLoyalVassal, card, c))
-            elif kind in ("bishop", "secret_pact"):
-                if castles is None:
-                    castles = {self.shield_of(c) for c, o in owner.items() if o == p}
-                shields = card_shields(card)
-                if kind == "bishop" and any(sh in castles for sh in shields):
-                    add(_act(actions.PlayBishop, card))
-                elif kind == "secret_pact" and all(sh in castles for sh in shields):
-                    add(_act(actions.PlaySecretPact, card))
-            elif kind == "pope":
-                if first:
-                    add(_act(actions.PlayPope))
-            elif kind == "king_is_dead":
-                add(_act(actions.PlayKingIsDead))
-            elif kind in ("magyar_invasion", "saracen_invasion"):
-                if first:
-                    add(_act(actions.PlayInvasion, card))
-            elif kind == "spy":
-                for q in range(n):
-                    if q != p:
-                        for c in sorted(set(self.hands[q])):
-                            add(_act(actions.PlaySpy, q, c))
-            elif kind == "hostage" and self.hand_em[p]:
-                for place in (*self.at_castle, ROME, SARACENS, MAGYARS):
-                    if owner.get(place) == p:
-                        continue
-                    for q in sorted(set(self.emissaries_at(place))):
-                        if q != p:
-                            add(_act(actions.PlayHostage, q, place))
-        return out
 
     # -- the actions of a turn: candidates and reasons ---------------------------------------------
     def _candidates(self, p: int) -> Iterator[Any]:
@@ -597,12 +457,6 @@ class TurnRules:
         if self.owner.get(a.place) == p:
             return f"{a.place} is {who}'s own castle: take the hostage there with an action"
         return None
-
-
-@functools.lru_cache(maxsize=65536)
-def _act(cls: type, *args: Any) -> Any:
-    """A shared instance of an action (actions are immutable; building them is slow)."""
-    return cls(*args)
 
 
 def played_card(a: Any) -> str:

@@ -1,7 +1,7 @@
 """A map viewer for Corona de Hierro: pick a city, see what is near and how to get there.
 
 The model answers from the board's road graph with the functions of
-:mod:`coronas.hierro.board` (distances in move actions, castles within n moves, a shortest
+:mod:`coronas.hierro.routes` (distances in move actions, castles within n moves, a shortest
 route); the view is the generic :class:`~coronas.widgets.calculators.Calculator` form, with
 the map drawn by :func:`coronas.plotting.hierro.draw_board` and the route on top.
 
@@ -45,7 +45,7 @@ class MapModel(OddsModel):
         super().__init__(**values)
 
     def compute(self, city: str, moves: int, target: str) -> Answer:
-        from coronas.hierro.board import castles_within, move_actions, shortest_route
+        from coronas.hierro.routes import castles_within, move_actions, shortest_route
 
         G = self.graph
         for name in (city, target):

@@ -20,15 +20,17 @@ from coronas.hierro.board import (
     Board,
     BoardError,
     Castle,
+    load_board,
+    shuffle_tiles,
+)
+from coronas.hierro.routes import (
     betweenness,
     castles_by_shield,
     castles_within,
     cut_cities,
-    load_board,
     move_actions,
     nearest_castles_by_shield,
     shortest_route,
-    shuffle_tiles,
 )
 
 NODE_ATTRIBUTES = {
