@@ -100,8 +100,7 @@ class GamePhases:
 
     def _on_draw(self, card: str) -> None:
         (p, deck), self.queue = self.queue[0], self.queue[1:]
-        pile = dict(self.decks[deck])  # copy on write: snapshots share the decks
-        self.decks = {**self.decks, deck: pile}
+        pile = self.decks[deck]
         pile[card] -= 1
         if not pile[card]:
             del pile[card]
@@ -136,9 +135,7 @@ class GamePhases:
             self._next_keeper()
 
     def _look(self, p: int, cards: tuple[str, ...]) -> None:
-        looking = list(self.looking)  # copy on write
-        looking[p] = cards
-        self.looking = looking
+        self.looking[p] = cards
 
     def _on_keep(self, card: str) -> None:
         p = self.keeper
@@ -161,11 +158,9 @@ class GamePhases:
         for p in range(self.num_players):
             if not self.looking[p]:
                 continue
-            decks = {k: dict(v) for k, v in self.decks.items()}
             for card in self.looking[p]:
-                deck = decks["military" if card_kind(card) in MILITARY_KINDS else "political"]
+                deck = self.decks["military" if card_kind(card) in MILITARY_KINDS else "political"]
                 deck[card] = deck.get(card, 0) + 1
-            self.decks = decks
             self._look(p, ())
         if self.after == "draft":
             self._start_play()

@@ -65,13 +65,6 @@ if TYPE_CHECKING:
 __all__ = ["BARBARIANS", "DECKS", "ROME", "ZONE", "BoardInfo", "HierroState"]
 
 
-# Fields of the state that are mutable containers (copied on snapshot/restore).
-# ``decks``, ``discards``, ``tiles``, ``looking`` and ``loyalty`` change rarely: they are
-# replaced, never changed in place (copy on write), so snapshots share them.
-_LISTS = ("legit", "vp", "shields", "pawns", "banners", "hand_em", "hands")
-_DICTS = ("owner", "troops", "at_castle", "zone")
-
-
 class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, State):
     """A position of Corona de Hierro (see the module docstring for the steps)."""
 
@@ -128,31 +121,6 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
     @property
     def board(self) -> Board:
         return self.game.board
-
-    # -- fast snapshots ----------------------------------------------------------------------------
-    def _snapshot(self) -> Any:
-        d = dict(self.__dict__)
-        for k in self._BASE_FIELDS:
-            d.pop(k, None)
-        return self._copied(d)
-
-    @staticmethod
-    def _copied(d: dict[str, Any]) -> dict[str, Any]:
-        d = dict(d)
-        for k in _LISTS:
-            d[k] = list(d[k])
-        for k in _DICTS:
-            d[k] = dict(d[k])
-        d["armies"] = {c: dict(a) for c, a in d["armies"].items()}
-        if d["fight"] is not None:
-            d["fight"] = dict(d["fight"])
-        return d
-
-    def _restore(self, snap: Any) -> None:
-        base = {k: self.__dict__[k] for k in self._BASE_FIELDS if k in self.__dict__}
-        self.__dict__.clear()
-        self.__dict__.update(base)
-        self.__dict__.update(self._copied(snap))
 
     # -- the protocol ------------------------------------------------------------------------------
     def _current_player(self) -> int:
