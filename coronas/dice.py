@@ -34,12 +34,12 @@ import contextvars
 import itertools
 import math
 import random
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from numbers import Integral, Rational
 from typing import TYPE_CHECKING, Any, Literal
 
-from coronas.formatting import percent
+from coronas.formatting import ProbTable
 
 if TYPE_CHECKING:
     import sympy
@@ -539,76 +539,3 @@ def random_symbol(die: Die, name: str = "X"):
     if bad:
         raise ValueError(f"sympy.stats needs numeric outcomes; this die has {bad[0]!r}")
     return FiniteRV(name, die.to_sympy())
-
-
-class ProbTable:
-    """A small table of exact probabilities: rows of labels followed by one or more Fractions.
-
-    Renders in Jupyter as HTML with each probability as an exact fraction and a percentage,
-    and converts to a ``sympy.Matrix`` of the probability columns.
-
-    >>> t = ProbTable([("hit", Fraction(1, 3)), ("miss", Fraction(2, 3))], header=("", "P"))
-    >>> print(t)
-         P
-    hit  1/3  (33.33%)
-    miss 2/3  (66.67%)
-    """
-
-    def __init__(self, rows: Sequence[Sequence[Any]], header: Sequence[str] | None = None):
-        self.rows = [tuple(r) for r in rows]
-        self.header = tuple(header) if header is not None else None
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __iter__(self):
-        return iter(self.rows)
-
-    def __getitem__(self, i: int) -> tuple:
-        return self.rows[i]
-
-    def to_matrix(self):
-        """The probability cells as a ``sympy.Matrix`` of ``Rational`` (always sympy)."""
-        import sympy
-
-        return sympy.Matrix(
-            [[_sympy_rational(c) for c in r if isinstance(c, Fraction)] for r in self.rows]
-        )
-
-    @staticmethod
-    def _cell(c: Any) -> str:
-        if isinstance(c, Fraction):
-            return f"{c}  ({percent(c)})"
-        return str(c)
-
-    def __str__(self) -> str:
-        lines = [([*self.header] if self.header else None)] + [
-            [self._cell(c) for c in r] for r in self.rows
-        ]
-        body = [r for r in lines if r is not None]
-        widths = [max(len(r[i]) for r in body if i < len(r)) for i in range(len(body[0]))]
-        return "\n".join(
-            " ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip() for r in body
-        )
-
-    def __repr__(self) -> str:
-        return str(self)
-
-    def _repr_html_(self) -> str:
-        from html import escape
-
-        def cell(c: Any) -> str:
-            if isinstance(c, Fraction):
-                return (
-                    f"<td style='text-align:right'><b>{c}</b> "
-                    f"<span style='color:#666'>({percent(c)})</span></td>"
-                )
-            return f"<td>{escape(str(c))}</td>"
-
-        head = (
-            "<tr>" + "".join(f"<th>{escape(str(h))}</th>" for h in self.header) + "</tr>"
-            if self.header
-            else ""
-        )
-        body = "".join("<tr>" + "".join(cell(c) for c in r) + "</tr>" for r in self.rows)
-        return f"<table>{head}{body}</table>"

@@ -146,7 +146,7 @@ def test_table_renders_fraction_and_percentage():
     html = D6.best_of(2).table()._repr_html_()
     assert "11/36" in html and "30.56%" in html
     t = ProbTable([("x", F(1, 8))], header=("", "P"))
-    assert "1/8  (12.50%)" in str(t)
+    assert "1/8 (12.50%)" in str(t)
 
 
 dice = st.lists(st.integers(-3, 8), min_size=1, max_size=6).map(Die)
