@@ -86,3 +86,7 @@ class GreedyBot:
 
     def __repr__(self) -> str:
         return "GreedyBot()"
+
+
+BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}
+"""The bots by name, as ``coronas play --bots`` and ``coronas simulate`` find them."""
