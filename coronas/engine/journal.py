@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 __all__ = [
     "Journaled",
+    "KeyCache",
     "LoggedDict",
     "LoggedList",
     "copy_record",
@@ -285,6 +286,63 @@ def copy_record(record: tuple, memo: dict[int, Any]) -> tuple:
         (copy_value(target, memo), kind, key, copy_value(old, memo))
         for target, kind, key, old in record
     )
+
+
+_FREEZABLE = (LoggedList, LoggedDict, list, dict)
+
+
+class KeyCache:
+    """Frozen values of a state's attributes, kept between calls of ``State.key()``.
+
+    A walk of a game tree asks for the key of every position it reaches, and most of a
+    position does not change from one node to the next. The cache keeps each attribute's
+    frozen value and, after each ``apply`` or ``undo``, forgets only the attributes its record
+    touched: an attribute directly, or the attribute a changed container belongs to. Only a
+    state changed through ``apply`` and ``undo`` may carry one (the tree walk's own copy).
+    """
+
+    __slots__ = ("owners", "values")
+    _LIMIT = 100_000
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.owners: dict[int, str | None] = {}
+
+    def frozen(self, name: str, value: Any) -> Any:
+        """The frozen ``value`` of attribute ``name``, computed once until it changes."""
+        if type(value) not in _FREEZABLE:
+            return value
+        found = self.values.get(name, _MISSING)
+        if found is _MISSING:
+            if len(self.owners) > self._LIMIT:  # ids of containers long gone
+                self.owners.clear()
+                self.values.clear()
+            found = self.values[name] = self._freeze(value, name)
+        return found
+
+    def _freeze(self, value: Any, name: str) -> Any:
+        owners = self.owners
+        if owners.setdefault(id(value), name) != name:
+            owners[id(value)] = None  # reached from two attributes
+        if type(value) in (LoggedList, list):
+            return tuple(self._freeze(v, name) if type(v) in _FREEZABLE else v for v in value)
+        return frozenset(
+            (k, self._freeze(v, name) if type(v) in _FREEZABLE else v) for k, v in value.items()
+        )
+
+    def forget(self, record: tuple) -> None:
+        """Drop the frozen values of the attributes ``record`` changed."""
+        values = self.values
+        owners = self.owners
+        for target, kind, key, _old in record:
+            if kind == _ATTR:
+                values.pop(key, None)
+                continue
+            name = owners.get(id(target))
+            if name is None:  # a container not frozen yet, or shared: start again
+                values.clear()
+                return
+            values.pop(name, None)
 
 
 class Journaled:

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 from coronas.dice import Die, to_fraction
+from coronas.engine import journal
 from coronas.engine.state import CHANCE, TERMINAL, State
 
 __all__ = ["Bot", "RandomBot", "exact_distribution", "play"]
@@ -106,6 +107,8 @@ def exact_distribution(
     elif key is False:
         key = None
     work = state.clone()
+    if key is State.key:
+        work._keycache = journal.KeyCache()
     memo: dict[Hashable, dict[Hashable, Fraction]] = {}
     nodes = 0
 

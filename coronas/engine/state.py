@@ -34,10 +34,20 @@ def _types_of(game_cls: type) -> frozenset[type]:
 
 def freeze(value: Any) -> Hashable:
     """A hashable value equal for equal data: lists become tuples, dicts frozensets of items."""
-    if isinstance(value, list):
-        return tuple(freeze(v) for v in value)
-    if isinstance(value, dict):
-        return frozenset((k, freeze(v)) for k, v in value.items())
+    t = type(value)
+    if t is journal.LoggedList or t is list:
+        try:
+            flat = tuple(value)
+            hash(flat)
+        except TypeError:
+            return tuple(freeze(v) for v in value)
+        return flat
+    if t is journal.LoggedDict or t is dict:
+        try:
+            flat = frozenset(value.items())
+        except TypeError:
+            return frozenset((k, freeze(v)) for k, v in value.items())
+        return flat
     if isinstance(value, (set, frozenset)):
         return frozenset(freeze(v) for v in value)
     return value
@@ -66,7 +76,7 @@ class State(journal.Journaled, abc.ABC):
     tables): clones share them and :meth:`key` leaves them out.
     """
 
-    _UNLOGGED: ClassVar[frozenset[str]] = frozenset({"game", "history", "_undo"})
+    _UNLOGGED: ClassVar[frozenset[str]] = frozenset({"game", "history", "_undo", "_keycache"})
     _BASE_FIELDS: ClassVar[frozenset[str]] = _UNLOGGED
 
     def __init__(self, game: Game):
@@ -226,12 +236,19 @@ class State(journal.Journaled, abc.ABC):
         journal.seal_record(self, record)
         self._undo.append(record)
         self.history.append(action)
+        cache = self.__dict__.get("_keycache")
+        if cache is not None:
+            cache.forget(record)
 
     def undo(self) -> Any:
         """Take back the last ``apply`` and return the action that was undone."""
         if not self.history:
             raise IllegalAction("nothing to undo: no action has been played yet")
-        journal.undo_record(self, self._undo.pop())
+        record = self._undo.pop()
+        journal.undo_record(self, record)
+        cache = self.__dict__.get("_keycache")
+        if cache is not None:
+            cache.forget(record)
         return self.history.pop()
 
     def clone(self) -> State:
@@ -239,9 +256,12 @@ class State(journal.Journaled, abc.ABC):
         new = object.__new__(type(self))
         memo: dict[int, Any] = {}
         constant = self._CONSTANT_FIELDS
+        unlogged = self._UNLOGGED
         data = new.__dict__
         for k, v in self.__dict__.items():
-            data[k] = v if k in constant else journal.copy_value(v, memo)
+            if k not in unlogged:
+                data[k] = v if k in constant else journal.copy_value(v, memo)
+        data["game"] = self.game
         data["history"] = list(self.history)
         data["_undo"] = [journal.copy_record(r, memo) for r in self._undo]
         return new
@@ -259,10 +279,15 @@ class State(journal.Journaled, abc.ABC):
         (:func:`~coronas.engine.exact_distribution`). Games may override it with a cheaper key.
         """
         skip = self._UNLOGGED | self._CONSTANT_FIELDS
-        return (
-            type(self).__name__,
-            tuple((k, freeze(v)) for k, v in sorted(self.__dict__.items()) if k not in skip),
-        )
+        data = self.__dict__
+        cache = data.get("_keycache")
+        if cache is not None:
+            frozen = cache.frozen
+            return (
+                type(self).__name__,
+                *[(k, frozen(k, data[k])) for k in sorted(data) if k not in skip],
+            )
+        return (type(self).__name__, *[(k, freeze(data[k])) for k in sorted(data) if k not in skip])
 
     def returns(self) -> list[Any]:
         """Final score of each player (only at a terminal state)."""
