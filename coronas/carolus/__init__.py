@@ -11,6 +11,9 @@
 * :class:`Rules`: every number of the rulebook as data (:mod:`coronas.carolus.rules`);
 * :class:`Position`: a position set up by hand (:mod:`coronas.carolus.game`);
 * :mod:`coronas.carolus.odds`: exact odds of draws, emperor stops and family control;
+  ``state.odds(action)`` (:mod:`coronas.carolus.advice`) applies them to the move at hand;
+* ``state.observation(player)``: what a player sees, JSON-ready (everything: nothing is
+  hidden in Carolus Magnus);
 * :mod:`coronas.carolus.bots`: random and greedy players.
 
 The rule set loads with the package, the engine when first used: :mod:`coronas.carolus.odds`

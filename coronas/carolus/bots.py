@@ -1,5 +1,9 @@
 """Simple Carolus Magnus players for simulation: random and greedy.
 
+Bots decide on what their player may see (``state.observation(player)``). Nothing is hidden
+in Carolus Magnus, so that is the whole position: they read the board, courts, reserves and
+discs, never the history, and two games that reach the same position get the same choice.
+
 Each bot has a ``name`` and ``choose(state, rng) -> action``, so it works with
 :func:`coronas.engine.play`:
 

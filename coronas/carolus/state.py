@@ -17,7 +17,8 @@ merge, "region 1" is the arc 14+15+1 (see :mod:`coronas.carolus.board`).
 Where each rule lives: this module holds the set-up, whose turn it is and the chance nodes;
 :mod:`coronas.carolus.legality` says when an action is legal and why not;
 :mod:`coronas.carolus.effects` what each action does and what a stop of the emperor would do;
-:mod:`coronas.carolus.views` the text, HTML and graph of a state; :mod:`coronas.carolus.game`
+:mod:`coronas.carolus.views` the text, HTML, graph and observation of a state;
+:mod:`coronas.carolus.advice` the odds of a move (``state.odds``); :mod:`coronas.carolus.game`
 the match and the positions set up by hand; :mod:`coronas.carolus.actions` the actions.
 """
 
@@ -38,6 +39,7 @@ from coronas.carolus.actions import (
     PlaceKnight,
     SetOrder,
 )
+from coronas.carolus.advice import StateAdvice
 from coronas.carolus.effects import EFFECTS, NOBODY, Resolution, StateEffects, family_controller
 from coronas.carolus.game import Game, Position, position_of, set_position
 from coronas.carolus.legality import StateLegality
@@ -61,7 +63,7 @@ __all__ = [
 ]
 
 
-class CarolusState(StateLegality, StateEffects, StateViews, engine.State):
+class CarolusState(StateLegality, StateEffects, StateViews, StateAdvice, engine.State):
     """A Carolus Magnus position. See the module docstring for the flow of a round.
 
     Region data is kept in lists indexed by region id (index 0 unused): ``knights[r]`` counts

@@ -1,4 +1,5 @@
-"""How a Carolus Magnus state shows itself: text, HTML with an SVG ring, its networkx graph.
+"""How a Carolus Magnus state shows itself: text, HTML with an SVG ring, its networkx graph,
+and what a player sees (:meth:`StateViews.observation`).
 
 :class:`StateViews` is a part of :class:`~coronas.carolus.state.CarolusState`. The HTML is
 drawn by hand in SVG so the library needs no plotting package; the matplotlib picture is in
@@ -25,6 +26,7 @@ __all__ = [
     "StateViews",
     "base_angle",
     "family_colour",
+    "observation_text",
     "ring_svg",
     "state_html",
 ]
@@ -318,3 +320,107 @@ class StateViews:
 
     def _repr_html_(self) -> str:
         return state_html(self)
+
+    # -- what a player sees ----------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-ready data: in Carolus Magnus, the whole position.
+
+        Nothing is hidden (ruling "Nothing is hidden" in ``docs/rulings.md``): regions,
+        knights, castles, the emperor, every court and every reserve lie open on the table,
+        a disc is chosen openly in turn order (the rule "a number that no other player has
+        selected this round" needs the choices seen), and a draw has six equally likely
+        outcomes, so there is no bag whose order could be secret. During the set-up the
+        knights still to shuffle onto the board are known by count (``bag``: three of each
+        family less those already placed). So every player's observation is the same but for
+        ``viewer``, and bots that decide on it decide on the position.
+
+        What happened before is not part of it (the last stop, knights drawn so far): that is
+        the history, and two games that reach the same position give equal observations.
+
+        >>> from coronas.carolus import Game
+        >>> obs = Game(players=2).new_initial_state().observation(1)
+        >>> obs["viewer"], obs["phase"], obs["bag"]["red"], len(obs["regions"])
+        (1, 'board', 3, 15)
+        """
+        n = self.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise ValueError(f"there is no player {player!r}; the players are 0-{n - 1}")
+        fams = self.rules.families
+
+        def counts(row: tuple[int, ...]) -> dict[str, int]:
+            return dict(zip(fams, row, strict=True))
+
+        phase = self.phase
+        drawing = phase in ("reserve", "replenish")
+        return {
+            "game": "carolus",
+            "players": n,
+            "viewer": player,
+            "phase": phase,
+            "round": self.round,
+            "status": self.status(),
+            "order": list(self.order),
+            "turn": self.cursor,
+            "acting": self.acting_player,
+            "left": self.left if phase in ("deploy", "reserve", "replenish") else None,
+            "joker": bool(self.joker),
+            "drawer": self.drawer if drawing else None,
+            "next_region": self.next_region if phase == "board" else None,
+            "bag": counts(tuple(self.bag)),
+            "emperor": self.emperor,
+            "regions": [
+                {
+                    "id": r,
+                    "members": list(self.members[r]),
+                    "knights": counts(self.knights[r]),
+                    "castles": self.castles[r],
+                    "owner": self.owner[r] if self.owner[r] >= 0 else None,
+                }
+                for r in self.ring
+            ],
+            "courts": [counts(c) for c in self.court],
+            "reserves": [counts(c) for c in self.reserve],
+            "control": {
+                f: (p if p >= 0 else None) for f, p in zip(fams, self.control, strict=True)
+            },
+            "chosen": list(self.chosen),
+            "used": [list(u) for u in self.used],
+            "castle_totals": self.castle_totals(),
+            "end": self.end_reason if phase == "over" else None,
+        }
+
+    def observation_text(self, player: int) -> str:
+        """:meth:`observation` as text: the status, each region, the courts and reserves."""
+        return observation_text(self.observation(player))
+
+
+def observation_text(obs: dict[str, Any]) -> str:
+    """A player's observation (:meth:`StateViews.observation`) as a few lines of text."""
+    fams = list(obs["control"])
+    lines = [f"Carolus Magnus seen by player {obs['viewer']}: {obs['status']}"]
+    for reg in obs["regions"]:
+        name = region_name(tuple(reg["members"]))
+        emperor = " (emperor)" if reg["id"] == obs["emperor"] else ""
+        knights = ", ".join(f"{c} {f}" for f, c in reg["knights"].items() if c) or "no knights"
+        castles = f"; {reg['castles']} castle(s) of player {reg['owner']}" if reg["castles"] else ""
+        lines.append(f"region {name}{emperor}: {knights}{castles}")
+    if obs["phase"] == "board":
+        left = ", ".join(f"{c} {f}" for f, c in obs["bag"].items() if c)
+        lines.append(f"still to shuffle onto the board: {left}")
+    for p in range(obs["players"]):
+        court = ", ".join(
+            f"{c} {f}{' (controls)' if obs['control'][f] == p else ''}"
+            for f, c in obs["courts"][p].items()
+            if c
+        )
+        reserve = ", ".join(f"{c} {f}" for f, c in obs["reserves"][p].items() if c)
+        disc = f"; disc {obs['chosen'][p]}" if obs["chosen"][p] else ""
+        lines.append(
+            f"player {p}: court {court or 'empty'}; reserve {reserve or 'empty'}; "
+            f"{obs['castle_totals'][p]} castle(s){disc}"
+        )
+    free = [f for f in fams if obs["control"][f] is None]
+    if free:
+        lines.append("nobody controls " + ", ".join(free))
+    lines.append("order: " + ", ".join(f"player {p}" for p in obs["order"]))
+    return "\n".join(lines)
