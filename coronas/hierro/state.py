@@ -205,6 +205,12 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
             return [(DealLoyalty(c), Fraction(1, len(left))) for c in left]
         return []
 
+    def _odds(self, action: Any) -> Any:
+        """See :mod:`coronas.hierro.odds.position`."""
+        from coronas.hierro.odds.position import position_odds
+
+        return position_odds(self, action)
+
     def _apply(self, action: Any) -> None:
         step = self.step
         if step == "play":

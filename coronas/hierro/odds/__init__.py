@@ -20,8 +20,10 @@ into the rule set (:class:`coronas.hierro.rules.Rules`).
 The modules: :mod:`~coronas.hierro.odds.rolls` (castles and diplomacy, counted with
 :mod:`~coronas.hierro.odds.steps`), :mod:`~coronas.hierro.odds.solver` (the exact battle
 solver), :mod:`~coronas.hierro.odds.battles` (the battle queries),
-:mod:`~coronas.hierro.odds.results` (what they answer) and
-:mod:`~coronas.hierro.odds.simulation` (Monte Carlo). Every public name is here.
+:mod:`~coronas.hierro.odds.results` (what they answer),
+:mod:`~coronas.hierro.odds.simulation` (Monte Carlo) and
+:mod:`~coronas.hierro.odds.position` (what ``state.odds()`` answers in a position, from the
+others; imported when asked). Every other public name is here.
 
 >>> castle_assault(4, army=3, shields=2).probability      # 1 - (1/2)**3
 7/8

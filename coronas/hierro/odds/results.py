@@ -79,6 +79,22 @@ class BattlePolicy:
             raise ValueError("more shields than this battle was solved for")
         self._solver.ensure(a, d)
 
+    def value(self, a: int, d: int, sa: int, sd: int) -> Fraction:
+        """P(attacker wins) from the start of a round (the attacker about to roll), with
+        ``a`` pawns against ``d`` holding ``sa`` shields against ``sd``. A side with no pawn
+        left has lost: 1 when ``d`` is 0, 0 when ``a`` is."""
+        if (a == 0) != (d == 0):
+            _battle_counts(max(a, 1), max(d, 1), sa, sd)
+            return Fraction(int(d == 0))
+        self._check(a, d, sa, sd)
+        return self._solver.value(a, d, sa, sd)
+
+    def value_after_attacker(self, a: int, d: int, sa: int, sd: int, x: Any) -> Fraction:
+        """P(attacker wins) once the attacker has kept ``x`` with ``sa`` shields left and the
+        defender, holding ``sd``, is about to roll (and reroll) against it."""
+        self._check(a, d, sa, sd)
+        return self._solver.stopped_value(a, d, sa, sd, self._index(a, d, x))
+
     def attacker_rerolls(self, a: int, d: int, sa: int, sd: int) -> tuple[Any, ...]:
         """The attacker's die faces it should reroll (empty: keep whatever it rolls)."""
         self._check(a, d, sa, sd)

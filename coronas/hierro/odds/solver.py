@@ -119,6 +119,12 @@ class _BattleSolver:
         """P(attacker wins) from the start of a round at (a, d) with s and t shields."""
         return Fraction(self.ints(a, d)[s][t], self.M ** self.exponent(a, d, s, t))
 
+    def stopped_value(self, a: int, d: int, s: int, t: int, i: int) -> Fraction:
+        """D(s, t, x): P(attacker wins) once the attacker has stopped on its i-th face value
+        with ``s`` shields left and the defender is about to roll with ``t`` (an integer over
+        M**(exponent - 1): the attacker's roll is made)."""
+        return Fraction(self.D[(a, d)][s][t][i], self.M ** (self.exponent(a, d, s, t) - 1))
+
     def ensure(self, a: int, d: int) -> None:
         """Solve every battle up to ``a`` against ``d`` pawns, for every shield count up to
         the capacity (each from the two it depends on, solved just before)."""
