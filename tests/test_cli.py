@@ -337,3 +337,12 @@ def test_the_log_calls_the_players_as_the_game_does(capsys):
     assert re.search(
         r"^scores: red \(random\) \d+.*; green \(random\) .*; blue \(random\) ", out, re.M
     )
+
+
+def test_replay_of_a_game_stopped_at_a_roll_says_so(capsys, tmp_path):
+    from tests.toygame import ToyGame
+
+    path = tmp_path / "start.json"
+    ToyGame(seed=1).new_initial_state().save(path)
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 0 and "the game is not over: a roll or draw is being made" in out

@@ -150,6 +150,9 @@ def print_end(state: Any, labels: Sequence[str] | None = None, show: bool = True
         print()
         print(state)
     print()
+    if state.is_chance_node():
+        print("the game is not over: a roll or draw is being made")
+        return
     if not state.is_terminal():
         print(f"the game is not over: {state.player_name(state.current_player)} to move")
         return

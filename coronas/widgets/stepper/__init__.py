@@ -20,11 +20,23 @@ False
 
 The parts: :mod:`~coronas.widgets.stepper.outcomes` (typed outcomes, kinds of actions),
 :mod:`~coronas.widgets.stepper.model` (the model), :mod:`~coronas.widgets.stepper.files`
-(save and load) and :mod:`~coronas.widgets.stepper.view` (the widgets).
+(save and load), :mod:`~coronas.widgets.stepper.odds` (the odds of the move at hand, worded
+and cached per position) and :mod:`~coronas.widgets.stepper.view` (the widgets).
 """
 
 from coronas.widgets.stepper.model import StepperModel, score_text
-from coronas.widgets.stepper.outcomes import action_group, parse_outcome
+from coronas.widgets.stepper.odds import PositionOdds, odds_phrase, odds_record
+from coronas.widgets.stepper.outcomes import action_group, group_actions, parse_outcome
 from coronas.widgets.stepper.view import Stepper
 
-__all__ = ["Stepper", "StepperModel", "action_group", "parse_outcome", "score_text"]
+__all__ = [
+    "PositionOdds",
+    "Stepper",
+    "StepperModel",
+    "action_group",
+    "group_actions",
+    "odds_phrase",
+    "odds_record",
+    "parse_outcome",
+    "score_text",
+]

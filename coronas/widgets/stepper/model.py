@@ -8,9 +8,11 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State
+from coronas.engine.advice import Odds
 from coronas.widgets._render import fraction_text
 from coronas.widgets.stepper.files import SaveLoad
-from coronas.widgets.stepper.outcomes import action_group, parse_outcome
+from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
+from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
 
 __all__ = ["StepperModel", "score_text"]
 
@@ -79,6 +81,7 @@ class StepperModel(SaveLoad):
         self._bots = _choosers(bots, state.num_players)
         self.log: list[str] = self._history_log(state)
         self.message = ""
+        self._odds = PositionOdds()
 
     # -- what is shown ---------------------------------------------------------------------
     def player_name(self, player: int) -> str:
@@ -104,14 +107,36 @@ class StepperModel(SaveLoad):
 
     def action_groups(self) -> dict[str, list[Any]]:
         """The legal actions grouped by kind (``"Move army"``: [...]), in the game's order."""
-        groups: dict[str, list[Any]] = {}
-        for action in self.state.legal_actions():
-            groups.setdefault(action_group(action), []).append(action)
-        return groups
+        return group_actions(self.state.legal_actions())
 
     def chance_table(self) -> list[tuple[Any, Fraction]]:
         """The outcomes of the chance node with their exact probabilities (empty elsewhere)."""
         return self.state.chance_outcomes()
+
+    # -- odds ------------------------------------------------------------------------------
+    def action_odds(self, action: Any) -> Odds | None:
+        """The exact chance that ``action`` achieves its aim from this position
+        (:meth:`State.odds <coronas.engine.State.odds>`), None for an action without dice.
+        Computed the first time it is asked for in a position, then remembered."""
+        return self._odds.get(self.state, action)
+
+    def pending_odds(self) -> Odds | None:
+        """At a chance node, the odds of the roll being made; at a reroll decision, the
+        chance of each choice and the best one; None elsewhere (remembered like
+        :meth:`action_odds`)."""
+        if self.state.is_terminal():
+            return None
+        return self._odds.get(self.state)
+
+    def odds_text(self, action: Any = None) -> str:
+        """The odds of ``action`` in words (``19/27 (70.37%) to take the castle``); without
+        one, of the roll being made or the choice at hand, with what they are about
+        (``attack Verona: this roll: ...``); ``""`` when no dice are involved."""
+        if action is None:
+            odds = self.pending_odds()
+            return odds_phrase(odds, subject=True) if odds is not None else ""
+        odds = self.action_odds(action)
+        return odds_phrase(odds) if odds is not None else ""
 
     def results(self) -> list[tuple[str, Any]] | None:
         """(player, score) pairs once the game is over, else None."""
@@ -145,6 +170,7 @@ class StepperModel(SaveLoad):
     def _record(self, action: Any) -> None:
         line = self._line(self.state, action)
         self.state.apply(action)
+        self._odds.clear()
         self.log.append(line)
 
     def play(self, action: Any) -> bool:
@@ -210,10 +236,19 @@ class StepperModel(SaveLoad):
         except IllegalAction as exc:
             self.message = str(exc)
             return None
+        self._odds.clear()
         if len(self.log) > len(self.state.history):
             self.log.pop()
         self.message = f"undone: {action}"
         return action
+
+    def load(self, path: Any) -> bool:
+        """:meth:`SaveLoad.load <coronas.widgets.stepper.files.SaveLoad.load>`, forgetting
+        the odds of the position left."""
+        loaded = super().load(path)
+        if loaded:
+            self._odds.clear()
+        return loaded
 
     def _seat_bots(self, players: int) -> None:
         """Seat the bots given at the start again, for a game of ``players`` players."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["action_group", "parse_outcome"]
+__all__ = ["action_group", "group_actions", "parse_outcome"]
 
 _MAX_SHOWN = 12
 
@@ -26,6 +26,15 @@ def action_group(action: Any) -> str:
         return type(action).__name__
     text = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words)
     return text[0].upper() + text[1:]
+
+
+def group_actions(actions: Iterable[Any]) -> dict[str, list[Any]]:
+    """``actions`` grouped by kind (``"Move army"``: [...]), groups and actions in the order
+    given (the game's order)."""
+    groups: dict[str, list[Any]] = {}
+    for action in actions:
+        groups.setdefault(action_group(action), []).append(action)
+    return groups
 
 
 def _ints(outcome: Any) -> list[int]:

@@ -23,10 +23,13 @@ class Stepper:
     there is one, otherwise shown as text. Decisions are picked from two dropdowns (kind of
     action, then the action, with a filter box); at a chance node the outcomes are listed
     with exact probabilities, and a seeded Roll button, a dropdown and a text box for the
-    number really rolled at the table apply one. Undo, a bot move and "play to the end" work
-    everywhere, and so do Save and Load, which write and read the game in the file named in
-    the box next to them (``file``, relative to the notebook's folder). The log and the
-    scores are shown below.
+    number really rolled at the table apply one. The odds come from the game
+    (:meth:`State.odds <coronas.engine.State.odds>`) as exact fractions and percentages: of
+    the selected action when it rolls dice, of the roll being made at a chance node, and each
+    choice's at a reroll decision (the best marked); each is computed once per position.
+    Undo, a bot move and "play to the end" work everywhere, and so do Save and Load, which
+    write and read the game in the file named in the box next to them (``file``, relative to
+    the notebook's folder). The log and the scores are shown below.
     """
 
     def __init__(
@@ -51,6 +54,8 @@ class Stepper:
         self.message = w.HTML()
         self.log = w.HTML()
         self.results = w.HTML()
+        self.advice = w.HTML()
+        self.action_odds = w.HTML()
 
         self.group_select = w.Dropdown(description="Kind", layout=w.Layout(width="22em"))
         self.filter_text = w.Text(placeholder="filter", layout=w.Layout(width="10em"))
@@ -60,6 +65,7 @@ class Stepper:
             [
                 w.HBox([self.group_select, self.filter_text]),
                 w.HBox([self.action_select, self.play_button]),
+                self.action_odds,
             ]
         )
 
@@ -110,6 +116,7 @@ class Stepper:
             [
                 self.status,
                 self.board,
+                self.advice,
                 self.decision_box,
                 self.chance_box,
                 controls,
@@ -121,6 +128,7 @@ class Stepper:
 
         self.group_select.observe(lambda _: self._fill_actions(), names="value")
         self.filter_text.observe(lambda _: self._fill_actions(), names="value")
+        self.action_select.observe(lambda _: self._show_action_odds(), names="value")
         self.play_button.on_click(lambda _: self._act(self._play))
         self.roll_button.on_click(lambda _: self._act(self.model.roll))
         self.take_button.on_click(lambda _: self._act(self._take))
@@ -177,6 +185,18 @@ class Stepper:
         describe = self.model.state.describe
         self.action_select.options = [(describe(a), i) for i, a in enumerate(actions)]
         self.action_select.value = 0 if actions else None
+        self._show_action_odds()
+
+    def _show_action_odds(self) -> None:
+        """The odds of the selected action, when it rolls dice (asked for only now)."""
+        actions = self._shown_actions()
+        index = self.action_select.value
+        text = ""
+        if index is not None and 0 <= index < len(actions):
+            text = self.model.odds_text(actions[index])
+        self.action_odds.value = (
+            f"<span style='color:#555'>odds:</span> <b>{escape(text)}</b>" if text else ""
+        )
 
     # -- drawing ---------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -188,6 +208,13 @@ class Stepper:
             else ""
         )
         self.board.value = state_html(state, self.draw)
+        advice = model.odds_text()
+        label = "odds" if state.is_chance_node() else "advice"
+        self.advice.value = (
+            f"<div><span style='color:#555'>{label}:</span> <b>{escape(advice)}</b></div>"
+            if advice
+            else ""
+        )
         player = state.current_player
         self.decision_box.layout.display = None if player >= 0 else "none"
         self.chance_box.layout.display = None if player == CHANCE else "none"

@@ -1,0 +1,226 @@
+"""``coronas advise FILE``: a saved position, its legal actions by kind and their exact odds.
+
+The toy game with odds (tests/test_widgets_odds.py): a die (1, 1, 2, 3, 4, 6), success on 4
+or more, 1/3 a roll; 2 shields buy rerolls after a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from coronas.cli import main
+from coronas.dice import exact_fractions
+from coronas.engine import RandomBot, available_games
+from coronas.formatting import probability_text
+from tests.test_widgets_odds import first_odds, odds_state
+from tests.toygame import Roll
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def saved(tmp_path, state, name="game.json"):
+    path = tmp_path / name
+    state.save(path)
+    return str(path)
+
+
+def advise_json(capsys, path):
+    status, out, err = run(capsys, "advise", path, "--json")
+    assert status == 0, err
+    return json.loads(out)
+
+
+# -- the toy game ----------------------------------------------------------------------------
+
+
+def test_advise_at_a_chance_node_gives_the_roll_and_its_outcomes(capsys, tmp_path):
+    status, out, _ = run(capsys, "advise", saved(tmp_path, odds_state()))
+    assert status == 0
+    paragraph, odds, outcomes = out.split("\n\n")
+    assert " ".join(paragraph.split()) == (
+        "toy-odds, 1 player, 0 steps played. last roll None, 2 shields left. "
+        "A roll or draw is being made (5 possible outcomes)."
+    )
+    # this roll 2/6; three rolls in all: 1 - (2/3)**3 = 19/27
+    assert odds == (
+        "odds: the roll: this roll: 1/3 (33.33%); in all: 19/27 (70.37%) to roll 4 or more"
+    )
+    assert outcomes.splitlines() == [
+        "outcomes:",
+        "  roll 1  1/3 (33.33%)",  # two faces of six
+        "  roll 2  1/6 (16.67%)",
+        "  roll 3  1/6 (16.67%)",
+        "  roll 4  1/6 (16.67%)",
+        "  roll 6  1/6 (16.67%)",
+    ]
+
+
+def test_advise_at_a_reroll_decision_lists_actions_by_kind_with_odds(capsys, tmp_path):
+    state = odds_state()
+    state.apply(Roll(2))
+    status, out, _ = run(capsys, "advise", saved(tmp_path, state))
+    assert status == 0
+    blocks = out.split("\n\n")
+    assert "Player 0 is to move: 2 legal actions of 2 kinds, 1 with dice." in " ".join(
+        blocks[0].split()
+    )
+    # two rolls left: 1 - (2/3)**2 = 5/9; giving up never succeeds
+    assert blocks[1] == (
+        "advice: reroll or give up: reroll: 5/9 (55.56%) to roll 4 or more (best); "
+        "give up: 0 (0.00%)"
+    )
+    assert blocks[2:] == [
+        "Reroll (1):\n  spend a shield and reroll: 5/9 (55.56%) to roll 4 or more",
+        "Give up (1):\n  give up\n",
+    ]
+
+
+def test_advise_json_has_exact_fractions_and_floats(capsys, tmp_path):
+    state = odds_state()
+    state.apply(Roll(2))
+    data = advise_json(capsys, saved(tmp_path, state))
+    assert data["game"] == "toy-odds" and data["steps"] == 1 and data["player"] == 0
+    assert not data["chance"] and not data["terminal"]
+    assert data["odds"]["best"] == "reroll"
+    assert data["odds"]["choices"] == [
+        {"choice": "reroll", "success": {"fraction": "5/9", "float": 5 / 9}},
+        {"choice": "give up", "success": {"fraction": "0", "float": 0.0}},
+    ]
+    kinds = {g["kind"]: g["actions"] for g in data["groups"]}
+    assert kinds["Reroll"][0]["odds"]["success"] == {"fraction": "5/9", "float": 5 / 9}
+    assert kinds["Give up"] == [{"action": "give up", "odds": None}]
+    assert data["outcomes"] == [] and data["scores"] is None
+
+    at_roll = advise_json(capsys, saved(tmp_path, odds_state(), "start.json"))
+    assert at_roll["chance"] and at_roll["player"] is None and at_roll["groups"] == []
+    assert at_roll["odds"]["roll"] == {"fraction": "1/3", "float": 1 / 3}
+    assert at_roll["outcomes"][0] == {
+        "outcome": "roll 1",
+        "probability": {"fraction": "1/3", "float": 1 / 3},
+        "text": "1/3 (33.33%)",
+    }
+
+
+def test_advise_at_the_end_gives_the_scores(capsys, tmp_path):
+    state = odds_state()
+    state.apply(Roll(6))
+    path = saved(tmp_path, state)
+    status, out, _ = run(capsys, "advise", path)
+    assert status == 0
+    assert "The game is over after 1 step." in " ".join(out.split())
+    assert out.rstrip().endswith("scores: player 0 1\nwinner(s): player 0")
+    data = advise_json(capsys, path)
+    assert data["terminal"] and data["odds"] is None
+    assert data["scores"] == [{"player": "player 0", "score": "1"}]
+
+
+def test_advise_board_prints_the_whole_position(capsys, tmp_path):
+    state = odds_state()
+    state.apply(Roll(2))
+    _, out, _ = run(capsys, "advise", saved(tmp_path, state), "--board")
+    assert "\n\nlast roll 2, 2 shields left\n\n" in out
+
+
+# -- errors ----------------------------------------------------------------------------------
+
+
+def one_line_error(status, err, code, *words):
+    assert status == code, (status, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+def test_advise_refuses_a_bad_file_on_one_line(capsys, tmp_path):
+    status, _, err = run(capsys, "advise", str(tmp_path / "missing.json"))
+    one_line_error(status, err, 1, "missing.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    status, _, err = run(capsys, "advise", str(broken))
+    one_line_error(status, err, 1, "broken.json")
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "something else"}')
+    status, _, err = run(capsys, "advise", str(other))
+    one_line_error(status, err, 1, "other.json", "not a coronas saved game")
+    cheat = json.loads(odds_state().to_json())
+    cheat["actions"] = [{"type": "Roll", "value": 5}]  # no 5 on this die
+    bad = tmp_path / "cheat.json"
+    bad.write_text(json.dumps(cheat))
+    status, _, err = run(capsys, "advise", str(bad))
+    assert status == 1 and len(err.strip().splitlines()) == 1, err
+
+
+def test_advise_usage_mistakes_exit_2(capsys):
+    status, _, err = run(capsys, "advise")
+    one_line_error(status, err, 2, "file")
+    status, _, err = run(capsys, "advise", "game.json", "--jsn")
+    one_line_error(status, err, 2, "--json")
+
+
+# -- the real games --------------------------------------------------------------------------
+
+
+def played(name, steps, seed=1, chance=False):
+    """A seeded random game of ``name`` after about ``steps`` steps, stopped at a chance node
+    (``chance``) or at a decision with a choice."""
+    state = available_games()[name](seed=seed).new_initial_state()
+    rng, bot = random.Random(seed), RandomBot()
+    for done in range(100_000):
+        at_choice = not state.is_chance_node() and len(state.legal_actions()) > 1
+        if done >= steps and (state.is_chance_node() if chance else at_choice):
+            return state
+        assert not state.is_terminal()
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else bot.choose(state, rng))
+    raise AssertionError("no such position")
+
+
+GAMES = ["hierro", "carolus", "batalla"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_advise_lists_every_legal_action_of_a_saved_game(capsys, tmp_path, name):
+    state = played(name, 60)
+    path = saved(tmp_path, state)
+    status, out, _ = run(capsys, "advise", path)
+    assert status == 0
+    listed = [line[2:].split(": ")[0] for line in out.splitlines() if line.startswith("  ")]
+    described = [state.describe(a) for a in state.legal_actions()]
+    assert sorted(listed) == sorted(d.split(": ")[0] for d in described)
+    data = advise_json(capsys, path)
+    assert data["game"] == name and data["steps"] == len(state.history)
+    assert data["to_move"] == state.player_name(state.current_player)
+    assert sum(len(g["actions"]) for g in data["groups"]) == len(described)
+    assert data["situation"] == str(state).strip().splitlines()[0]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_advise_at_a_chance_node_of_a_saved_game(capsys, tmp_path, name):
+    state = played(name, 30, chance=True)
+    data = advise_json(capsys, saved(tmp_path, state))
+    assert data["chance"] and data["groups"] == []
+    outcomes = state.chance_outcomes()
+    assert [o["probability"]["fraction"] for o in data["outcomes"]] == [str(p) for _, p in outcomes]
+    assert sum(float(p) for _, p in outcomes) == pytest.approx(1)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_advise_prints_each_games_odds(capsys, tmp_path, name):
+    state, action, odds = first_odds(name)
+    data = advise_json(capsys, saved(tmp_path, state))
+    with exact_fractions():
+        if action is None:
+            assert data["odds"]["success"]["fraction"] == str(odds.success)
+        else:
+            records = [a for g in data["groups"] for a in g["actions"]]
+            found = next(r for r in records if r["action"] == state.describe(action))
+            assert found["odds"]["success"]["fraction"] == str(odds.success)
+    _, out, _ = run(capsys, "advise", saved(tmp_path, state, "again.json"))
+    assert probability_text(odds.success) in out
