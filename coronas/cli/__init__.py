@@ -68,6 +68,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def _run(argv: Sequence[str] | None) -> int:
     from coronas.engine import IllegalAction, SaveFileError
 
@@ -87,6 +97,9 @@ def _run(argv: Sequence[str] | None) -> int:
         return _fail(str(exc), 2)
     except (IllegalAction, SaveFileError) as exc:
         return _fail(str(exc), 1)
+    except BrokenPipeError:  # the reader went away (``coronas advise g.json | head``)
+        _quiet_stdout()
+        return 0
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         return _fail(f"{where}{exc.strerror or exc}", 1)
