@@ -42,20 +42,34 @@ _ATTR, _KEY, _ITEM, _LEN, _LIST, _DICT = range(6)
 
 _record: list | None = None
 """The record of the ``apply`` under way, or None outside one."""
+_loose = False
+"""Whether the ``apply`` under way stored a plain list or dict (which then needs sealing)."""
+_PLAIN = (list, dict)
 
 
-def start_record() -> list | None:
-    """Begin a record for an ``apply``; returns the record it replaces (nested applies)."""
-    global _record
-    previous, _record = _record, []
+def start_record() -> tuple[list | None, bool]:
+    """Begin a record for an ``apply``; returns what it replaces (for nested applies)."""
+    global _record, _loose
+    previous = (_record, _loose)
+    _record, _loose = [], False
     return previous
 
 
-def end_record(previous: list | None) -> tuple:
-    """Finish the current record and make ``previous`` current again; returns the record."""
-    global _record
-    rec, _record = _record, previous
-    return tuple(rec) if rec else ()
+def end_record(previous: tuple[list | None, bool]) -> tuple[tuple, bool]:
+    """Finish the current record and make ``previous`` current again; returns the record and
+    whether it stored plain containers (see :func:`seal_record`)."""
+    global _record, _loose
+    rec, loose = _record, _loose
+    _record, _loose = previous
+    return (tuple(rec) if rec else ()), loose
+
+
+def _mark(value: Any) -> None:
+    """Note that the record under way stored ``value``, if it is a plain container (``list``,
+    the type itself, stands for values whose items are not looked at)."""
+    global _loose
+    if value is list or type(value) in _PLAIN:
+        _loose = True
 
 
 def logged(value: Any) -> Any:
@@ -81,6 +95,8 @@ class LoggedList(list):
                 _record.append((self, _LIST, None, list(self)))
         if _record is None:
             value = logged(value) if type(index) is int else [logged(v) for v in value]
+        else:
+            _mark(value if type(index) is int else list)
         list.__setitem__(self, index, value)
 
     def _whole(self) -> None:
@@ -90,11 +106,13 @@ class LoggedList(list):
     def append(self, value: Any) -> None:
         if _record is not None:
             _record.append((self, _LEN, len(self), None))
+            _mark(value)
         list.append(self, value if _record is not None else logged(value))
 
     def extend(self, values: Iterable[Any]) -> None:
         if _record is not None:
             _record.append((self, _LEN, len(self), None))
+            _mark(list)
         list.extend(self, values if _record is not None else [logged(v) for v in values])
 
     def __iadd__(self, values: Iterable[Any]) -> LoggedList:
@@ -107,6 +125,7 @@ class LoggedList(list):
 
     def insert(self, index: int, value: Any) -> None:
         self._whole()
+        _mark(value)
         list.insert(self, index, value if _record is not None else logged(value))
 
     def pop(self, index: int = -1) -> Any:
@@ -146,6 +165,8 @@ class LoggedDict(dict):
     def __setitem__(self, key: Any, value: Any) -> None:
         if _record is not None:
             _record.append((self, _KEY, key, dict.get(self, key, _MISSING)))
+            if type(value) in _PLAIN:
+                _mark(value)
             dict.__setitem__(self, key, value)
         else:
             dict.__setitem__(self, key, logged(value))
@@ -363,6 +384,8 @@ class Journaled:
             return
         if _record is not None:
             _record.append((None, _ATTR, name, self.__dict__.get(name, _MISSING)))
+            if type(value) in _PLAIN:
+                _mark(value)
             self.__dict__[name] = value
         else:
             self.__dict__[name] = logged(value)

@@ -87,7 +87,7 @@ class State(journal.Journaled, abc.ABC):
         try:
             self._setup()
         finally:
-            journal.seal_record(self, journal.end_record(previous))
+            journal.seal_record(self, journal.end_record(previous)[0])
 
     # -- subclass hooks ------------------------------------------------------------------
     @abc.abstractmethod
@@ -230,10 +230,11 @@ class State(journal.Journaled, abc.ABC):
         try:
             self._apply(action)
         except BaseException:
-            journal.undo_record(self, journal.end_record(previous))
+            journal.undo_record(self, journal.end_record(previous)[0])
             raise
-        record = journal.end_record(previous)
-        journal.seal_record(self, record)
+        record, loose = journal.end_record(previous)
+        if loose:
+            journal.seal_record(self, record)
         self._undo.append(record)
         self.history.append(action)
         cache = self.__dict__.get("_keycache")
