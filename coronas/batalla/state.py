@@ -169,6 +169,12 @@ class BatallaState(Legality, Effects, StateViews, State):
         outcomes, weights = _sampler(self._chance_outcomes())
         return rng.choices(outcomes, weights)[0]
 
+    def _odds(self, action: Any) -> Any:
+        # The odds are built on the odds package, loaded when first asked for.
+        from coronas.batalla.odds.position import position_odds
+
+        return position_odds(self, action)
+
     # -- the position -----------------------------------------------------------------------
     def cap(self, p: int) -> int:
         """The most gold player ``p`` may hold now (7 minus the gems they have won)."""
