@@ -224,7 +224,8 @@ class CrossReroll(Action):
 
 @dataclasses.dataclass(frozen=True)
 class Accept(Action):
-    """Keep the battle dice as they are."""
+    """Keep the battle dice as they are (at the attacker's moment before the defender's
+    reroll: spend no token, let the defender decide)."""
 
     def __str__(self) -> str:
         return "keep the roll"
@@ -267,6 +268,7 @@ PHASES: dict[str, str] = {
     "buy": "the buying phase",
     "battle": "the battle roll",
     "reroll_choice": "the battle: reroll or keep the roll",
+    "battle_tokens": "the battle: the attacker may spend a token before the defender decides",
     "reroll": "the battle: the reroll",
     "spend": "the battle: how many swords to spend",
     "over": "the end of the game",

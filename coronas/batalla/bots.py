@@ -108,7 +108,7 @@ class GreedyBot:
     def choose(self, state: BatallaState, rng: random.Random) -> Any:
         s, phase = state, state.phase
         legal = s.legal_actions()
-        if phase in ("reroll_choice", "spend"):
+        if phase in ("reroll_choice", "battle_tokens", "spend"):
             choice = battle_choice(s)
             return choice if choice in legal else legal[-1]
         if phase == "choose":
@@ -170,7 +170,15 @@ class GreedyBot:
             if action is not None:
                 return action
         if Attack() in legal:
-            chance = gem_probability(s.swords[p], s.shields[q], s.gold[p], s.gold[q], r)
+            chance = gem_probability(
+                s.swords[p],
+                s.shields[q],
+                s.gold[p],
+                s.gold[q],
+                r,
+                attacker_crown=s.crown == p,
+                attacker_gems_won=s.gems_won[p],
+            )
             if chance >= self.attack_threshold or s.swords[p] >= 2 * max(s.shields[q], 1):
                 return Attack()
         return EndTurn()

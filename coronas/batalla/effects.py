@@ -34,6 +34,9 @@ from coronas.engine import IllegalAction
 
 __all__ = ["Effects"]
 
+_PASSED = 4
+"""Bit of ``state.declined``: the attacker let its moment before the defender's reroll pass."""
+
 
 class Effects:
     """The effects of actions and chance outcomes (a part of ``BatallaState``)."""
@@ -82,9 +85,11 @@ class Effects:
         elif kind is SpendCrown:
             self.crown = None
             self._gain_gold(p, self.rules.crown_gold)
+            self._after_moment_token()
         elif kind is SpendCross:
             self.cross = None
             self._visit(p, action.square)
+            self._after_moment_token()
         elif kind is Attack:
             self.rerolls = (0, 0)
             self.declined = 0
@@ -107,7 +112,7 @@ class Effects:
             self.rerolling = self.decider
             self.phase = "reroll"
         elif kind is Accept:
-            self.declined |= 1 << self.decider
+            self.declined |= _PASSED if self.phase == "battle_tokens" else 1 << self.decider
             self._compare()
         elif kind is RerollDie:
             a, d = self.bdice
@@ -209,26 +214,54 @@ class Effects:
             self.queue = ()
 
     # -- the battle ------------------------------------------------------------------------
+    def _reroll_gold(self, side: int) -> int:
+        """The gold ``side`` can pay with now: the attacker's counts the Crown's, which it may
+        spend at once (B7, B11: "first you pay, then you can reroll")."""
+        p = self.player
+        if side == 1:
+            return self.gold[1 - p]
+        gold = self.gold[p]
+        if self.crown == p and self.rules.crown_in_battle:
+            gold = max(gold, min(gold + self.rules.crown_gold, self.cap(p)))
+        return gold
+
     def _may_reroll(self, side: int) -> bool:
         who = self.player if side == 0 else 1 - self.player
         r = self.rules
-        if self.gold[who] >= r.reroll_cost(self.rerolls[side]):
+        if self._reroll_gold(side) >= r.reroll_cost(self.rerolls[side]):
             return True
         return r.cross_effect == "reroll" and self.cross == who
 
     def _compare(self) -> None:
-        """After a battle roll or a decision: let the side behind reroll, or resolve."""
+        """After a battle roll or a decision: let the side behind reroll, or resolve. Before
+        the defender decides, the attacker holding a token it may spend has its moment."""
         a, d = self.bdice
         sides: tuple[int, ...] = (0,) if a < d else (1,)
         if a == d:  # B7: on a tie nobody rerolls, unless the rule set says otherwise
             sides = (0, 1) if self.rules.reroll_on_tie else ()
         for side in sides:
             if not self.declined & (1 << side) and self._may_reroll(side):
+                if side == 1 and self._moment_due():
+                    self.decider = None
+                    self.phase = "battle_tokens"
+                    return
                 self.decider = side
                 self.phase = "reroll_choice"
                 return
         self.decider = None
         self._resolve()
+
+    def _moment_due(self) -> bool:
+        """B11: the attacker may spend a token before the defender's reroll decision."""
+        return (
+            self.rules.battle_token_moment and not self.declined & _PASSED and self._battle_tokens()
+        )
+
+    def _after_moment_token(self) -> None:
+        """A token spent at the attacker's moment: compare again (the defender may no longer
+        be able to pay; the attacker may spend another token first)."""
+        if self.phase == "battle_tokens":
+            self._compare()
 
     def _resolve(self) -> None:
         p, q = self.player, 1 - self.player

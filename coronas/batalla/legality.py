@@ -51,8 +51,12 @@ from coronas.batalla.rules import CHURCH_SQUARES, COUNSELORS
 __all__ = ["Legality"]
 
 # The phases in which the player whose turn it is may spend a token (any time in their own
-# turn: not at chance nodes, and in a battle only while the attacker decides).
-_TOKEN_PHASES = frozenset({"choose", "seat", "muster", "invoke", "church", "buy", "spend"})
+# turn: not at chance nodes, and in a battle only while the attacker decides: its reroll, its
+# moment before the defender's reroll, its swords; ruling B11).
+_TOKEN_PHASES = frozenset(
+    {"choose", "seat", "muster", "invoke", "church", "buy", "battle_tokens", "spend"}
+)
+_BATTLE_PHASES = frozenset({"reroll_choice", "battle_tokens", "spend"})
 
 
 class Legality:
@@ -109,6 +113,8 @@ class Legality:
             if side == 0:
                 acts.extend(self._token_actions())
             return acts
+        if phase == "battle_tokens":
+            return [_ACCEPT, *self._token_actions()]
         if phase == "spend":
             return [SpendSwords(n) for n in self._spend_options()] + self._token_actions()
         return []
@@ -117,11 +123,15 @@ class Legality:
         """Tokens the player whose turn it is may spend now (any time in their own turn)."""
         p = self.player
         acts: list[Any] = []
-        if self.crown == p:
+        if self.crown == p and self._crown_time():
             acts.append(_CROWN)
         if self.cross == p and self.rules.cross_effect == "priest" and self._cross_ready(p):
             acts.extend(_SPEND_CROSS[s] for s in self._church_options(p))
         return acts
+
+    def _crown_time(self) -> bool:
+        """Whether the rules let the Crown be spent in this phase (B11: also in the battle)."""
+        return self.rules.crown_in_battle or self.phase not in _BATTLE_PHASES
 
     def _cross_ready(self, p: int) -> bool:
         return not self.rules.cross_needs_priest or "priest" in self.chairs[p]
@@ -170,6 +180,18 @@ class Legality:
     def _token_time(self) -> bool:
         return self.phase in _TOKEN_PHASES or (self.phase == "reroll_choice" and self.decider == 0)
 
+    def _battle_tokens(self) -> bool:
+        """Whether the attacker has a token it may spend in its battle (B11)."""
+        p, r = self.player, self.rules
+        if self.crown == p and r.crown_in_battle:
+            return True
+        return (
+            self.cross == p
+            and r.cross_effect == "priest"
+            and self._cross_ready(p)
+            and bool(self._church_options(p))
+        )
+
     def _deciding(self) -> int:
         """The player who decides the reroll now (the attacker or the defender)."""
         return self.player if self.decider == 0 else 1 - self.player
@@ -209,7 +231,7 @@ class Legality:
         )
 
     def _ok_crown(self, a: SpendCrown) -> bool:
-        return self.crown == self.player and self._token_time()
+        return self.crown == self.player and self._token_time() and self._crown_time()
 
     def _ok_cross(self, a: SpendCross) -> bool:
         p = self.player
@@ -241,7 +263,7 @@ class Legality:
         )
 
     def _ok_accept(self, a: Accept) -> bool:
-        return self.phase == "reroll_choice"
+        return self.phase in ("reroll_choice", "battle_tokens")
 
     def _ok_spend(self, a: SpendSwords) -> bool:
         return self.phase == "spend" and a.n in self._spend_options()
@@ -270,7 +292,11 @@ class Legality:
                 return f"your {action.item}s are already at {r.militia_max}, the top of the track"
             return f"a {action.item} costs {r.militia_cost} gold and you have {self.gold[p]}"
         if kind is SpendCrown:
-            return "you do not have the Crown token" if self.crown != p else None
+            if self.crown != p:
+                return "you do not have the Crown token"
+            if not self._crown_time():
+                return "with these rules the Crown token is not spent in a battle"
+            return None
         if kind is SpendCross:
             if self.cross != p:
                 return "you do not have the Cross token"

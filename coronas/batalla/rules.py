@@ -68,7 +68,8 @@ _CROSS = ("priest", "reroll")
 
 @dataclasses.dataclass(frozen=True)
 class Rules(RuleSet):
-    """Every number and variant of Batalla de Coronas. Defaults: the rulebook and rulings B1-B9.
+    """Every number and variant of Batalla de Coronas. Defaults: the rulebook and the rulings
+    B1-B12 of ``docs/rulings.md`` (the ids the comments below cite).
 
     Tracks (B1): shields and swords run 0..``militia_max`` and start at ``shields_start`` /
     ``swords_start``; gold runs ``gold_min``..``gold_max`` and starts at ``gold_start``; the
@@ -100,13 +101,22 @@ class Rules(RuleSet):
     dragon_costs: tuple[int, ...] = (2, 3, 4, 5, 6)
     """B2: gold to enter dragon levels 1..5 (the rulebook prints only level 1 = 2)."""
 
-    # -- counselors and tokens ----------------------------------------------------------------
+    # -- counselors (B3-B5) and tokens (B11) ----------------------------------------------
     militia_commander_units: int = 1
     master_of_coin_gold: int = 3
     sorcerer_levels: int = 1
     smith_units: int = 2
     """Units the Smith token gives for the price of one."""
     crown_gold: int = 3
+    crown_in_battle: bool = True
+    """B11: the Crown is spent "at any time during your turn", its attack included, so its
+    gold pays for the attacker's rerolls (a reroll is offered to an attacker who can pay only
+    with the Crown). False: only outside the battle (the Example of a Game spends it "during
+    his buying phase")."""
+    battle_token_moment: bool = True
+    """B11: whenever the defender is about to decide on a reroll, the attacker may first spend
+    a token (the Cross to the golden square takes the defender's gold). False: the attacker
+    spends tokens in the battle only at its own decisions (its reroll, its swords)."""
     council_bonus: bool = True
     """B5: the first player to fill every chair activates the Noble once more, at once."""
     cross_effect: str = "priest"
@@ -138,9 +148,9 @@ class Rules(RuleSet):
     """A player's k-th reroll in one battle costs first + (k-1) * step gold (B7: k gold)."""
     reroll_on_tie: bool = False
     """B7: on a tie nobody rerolls. True: the attacker, then the defender, may pay to reroll."""
-    min_swords_spent: int = 1
-    """A winning attacker spends at least this many swords (and at most the margin, its swords
-    and the defender's shields; B8)."""
+    min_swords_spent: int = 0
+    """B8: a winning attacker "can spend up to" the margin (its swords and the defender's
+    shields bound it too), so from 0; 1 for a group that makes a won battle cost a sword."""
 
     def __post_init__(self) -> None:
         def need(ok: bool, what: str) -> None:

@@ -65,7 +65,9 @@ class BatallaState(Legality, Effects, StateViews, State):
       ``queue`` (counselor activations still to resolve);
     * the battle: ``bdice`` (attacker's, defender's die), ``rerolls`` (rerolls paid by each
       side), ``decider`` (0 attacker / 1 defender, who may reroll now), ``declined``
-      (bit mask of sides that kept a tie), ``rerolling`` (side whose die is being rerolled);
+      (bit mask since the last die rolled: 1 the attacker kept it, 2 the defender kept it,
+      4 the attacker let its moment to spend a token pass), ``rerolling`` (side whose die is
+      being rerolled);
     * ``last_battle``: the final dice (attacker, defender) of the latest battle;
     * ``winner``: the player who took the last gem.
     """
@@ -166,6 +168,12 @@ class BatallaState(Legality, Effects, StateViews, State):
             rng = random.Random(rng)
         outcomes, weights = _sampler(self._chance_outcomes())
         return rng.choices(outcomes, weights)[0]
+
+    def _odds(self, action: Any) -> Any:
+        # The odds are built on the odds package, loaded when first asked for.
+        from coronas.batalla.odds.position import position_odds
+
+        return position_odds(self, action)
 
     # -- the position -----------------------------------------------------------------------
     def cap(self, p: int) -> int:

@@ -21,7 +21,7 @@ from coronas.batalla import (
 from coronas.batalla.odds import BattleOutcome, battle, battle_choice
 from coronas.dice import Die
 from coronas.engine import exact_distribution
-from tests.batalla.helpers import position
+from tests.batalla.helpers import battle_minimax, battle_walk, position
 
 # -- battles by hand ------------------------------------------------------------------------
 
@@ -68,6 +68,90 @@ def test_one_defender_reroll_by_hand():
     # a > d': sum_a (a-1)/36 * (a-1)/6 = (0+1+4+9+16+25)/216 = 55/216.
     b = battle(1, 1, defender_gold=1)
     assert b.gem == sympy.Rational(55, 216)
+
+
+def test_the_crown_pays_for_rerolls_by_hand():
+    """The Crown: "At any time during your turn, you can discard it to get 3 gold"; a reroll:
+    "First, you pay, then you can reroll". The Crown's gold pays for the attacker's rerolls
+    (rulings B7, B11)."""
+    # 1 sword against 1 shield, no gold but the Crown: 3 gold, rerolls for 1 and then 2.
+    # Behind against d (d - 1 first rolls of 36), a reroll wins (6-d)/6, ties 1/6 (nothing
+    # more: nobody rerolls a tie), is behind again (d-1)/6 and then rerolls once more:
+    # P(win) = (6-d)/6 + (d-1)/6 * (6-d)/6 = (6-d)(5+d)/36. Summed with weights d - 1:
+    # 1*4*7 + 2*3*8 + 3*2*9 + 4*1*10 = 28 + 48 + 54 + 40 = 170 of 1296, on top of 15/36.
+    b = battle(1, 1, attacker_crown=True)
+    assert b.gem == sympy.Rational(15 * 36 + 170, 1296)  # = 355/648
+    assert b.gem_no_rerolls == sympy.Rational(15, 36)
+    assert b.optimal.prob(lambda o: o.crown_spent) == F(10, 36)  # spent when 1 <= a < d <= 5
+    assert "Crown" in b.title and "spend the Crown, pay 1 and reroll" in str(b)
+    # the other reading: no Crown in battle, and nobody has gold
+    no_crown = Rules(crown_in_battle=False)
+    assert battle(1, 1, rules=no_crown, attacker_crown=True).gem == sympy.Rational(15, 36)
+    # the cap: 2 gems won leave 5. With 4 gold the Crown spent at once adds only 1 (5 gold:
+    # rerolls for 1 and 2, as with 3 gold); kept until the gold falls short (1 left after
+    # paying 1 and 2), it adds 3 and pays the third reroll: as with 6 gold.
+    crowned = battle(1, 1, 4, attacker_crown=True, attacker_gems_won=2).gem
+    assert battle(1, 1, 5).gem == battle(1, 1, 3).gem < crowned == battle(1, 1, 6).gem
+    with pytest.raises(ValueError, match="attacker_gold must be a whole number from -1 to 5"):
+        battle(1, 1, 6, attacker_gems_won=2)
+
+
+def test_the_cross_takes_the_defenders_reroll_by_hand():
+    """The Cross: "at any time during your turn (decision phase, buying phase, and battle
+    phase)" moves the clergy; the golden square "moves the enemy's gold token to -1" (B11)."""
+    # 1 against 1, the defender has 1 gold (55/216, above): before it rerolls a lost roll,
+    # the attacker sends its clergy to the golden square, and every win (15/36) stands.
+    assert battle(1, 1, defender_gold=1, attacker_cross=True).gem == sympy.Rational(15, 36)
+    b = battle(1, 1, defender_gold=1, attacker_cross=True)
+    assert b.optimal.prob(lambda o: o.cross_spent) == F(15, 36)  # only when the defender is behind
+    assert battle(1, 1, attacker_cross=True).optimal.prob(lambda o: o.cross_spent) == 0
+
+
+def _tokens_position(swords, shields, ga, gd, crown, cross, gems_won=0, rules=None):
+    return position(
+        rules=rules,
+        phase="buy",
+        swords=[swords, 2],
+        shields=[2, shields],
+        gold=[ga, gd],
+        crown=0 if crown else None,
+        cross=0 if cross else None,
+        gems_won=[gems_won, 0],
+    )
+
+
+@pytest.mark.parametrize(
+    "swords, shields, ga, gd, crown, cross, gems_won",
+    [
+        (1, 1, 0, 0, True, False, 0),
+        (3, 2, 0, 2, True, True, 0),
+        (2, 1, 4, 3, True, False, 2),
+        (2, 2, 1, 3, False, True, 0),
+        (3, 3, -1, 1, True, True, 1),
+    ],
+)
+def test_battle_odds_with_tokens_equal_the_engine_tree(
+    swords, shields, ga, gd, crown, cross, gems_won
+):
+    b = battle(
+        swords,
+        shields,
+        ga,
+        gd,
+        attacker_crown=crown,
+        attacker_cross=cross,
+        attacker_gems_won=gems_won,
+    )
+    state = _tokens_position(swords, shields, ga, gd, crown, cross, gems_won)
+    assert battle_walk(state) == b.gem  # the odds module's choices played on the engine
+    assert battle_minimax(state) == b.gem  # and no other choice of the engine does better
+
+
+def test_battle_odds_with_tokens_under_the_other_readings_equal_the_engine_tree():
+    for rules in (Rules(battle_token_moment=False), Rules(crown_in_battle=False)):
+        b = battle(3, 2, 0, 2, rules, attacker_crown=True, attacker_cross=True)
+        state = _tokens_position(3, 2, 0, 2, True, True, rules=rules)
+        assert battle_walk(state) == battle_minimax(state) == b.gem
 
 
 def test_battle_policy_table_and_display():

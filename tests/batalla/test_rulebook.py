@@ -3,6 +3,7 @@
 import pytest
 
 from coronas.batalla import (
+    Accept,
     Attack,
     BattleRoll,
     Buy,
@@ -47,16 +48,18 @@ def test_leo_buys_a_sword_and_a_dragon_level():
 
 
 def test_eli_wins_by_two_and_spends_two_swords():
+    """The rulebook: "Eli, as the winner of that battle, can spend up to 2 swords to damage
+    Katy's kingdom's defenses": up to, so 0, 1 or 2 (ruling B8)."""
     # Eli rolls 5, Katy 3: Eli may spend up to 5 - 3 = 2 swords, at -1 shield a sword.
     state = position(phase="buy", swords=[2, 2], shields=[2, 4])
     play_out(state, [Attack(), BattleRoll(5, 3)])
-    assert state.legal_actions() == [SpendSwords(1), SpendSwords(2)]
+    assert state.legal_actions() == [SpendSwords(0), SpendSwords(1), SpendSwords(2)]
     state.apply(SpendSwords(2))
     assert state.shields[1] == 2 and state.swords[0] == 0
     # With only 1 sword she may still spend that one.
     state = position(phase="buy", swords=[1, 2], shields=[2, 4])
     play_out(state, [Attack(), BattleRoll(5, 3)])
-    assert state.legal_actions() == [SpendSwords(1)]
+    assert state.legal_actions() == [SpendSwords(0), SpendSwords(1)]
     state.apply(SpendSwords(1))
     assert state.shields[1] == 3 and state.swords[0] == 0
 
@@ -101,7 +104,7 @@ def example_of_a_game() -> Game:
     assert (state.shields[1], state.swords[1], state.gold[1]) == (3, 3, 0)
     # 5. He attacks: 6 against 3, he may spend up to 3 swords, needs 2.
     play_out(state, [Attack(), BattleRoll(6, 3)])
-    assert state.legal_actions() == [SpendSwords(1), SpendSwords(2)]
+    assert state.legal_actions() == [SpendSwords(0), SpendSwords(1), SpendSwords(2)]
     state.apply(SpendSwords(2))
     return state
 
@@ -128,6 +131,9 @@ def test_example_cross_as_a_reroll_variant():
         rules=rules, phase="buy", to_move=1, swords=[3, 1], shields=[0, 3], cross=0, crown=1
     )
     play_out(state, [Attack(), BattleRoll(4, 2)])
+    # Nicolás holds the Crown: his moment to spend it comes first (ruling B11); he keeps it
+    assert state.phase == "battle_tokens" and state.current_player == 1
+    state.apply(Accept())
     assert state.current_player == 0 and CrossReroll() in state.legal_actions()
     state.apply(CrossReroll())
     assert state.cross is None and state.is_chance_node()

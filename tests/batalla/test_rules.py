@@ -5,6 +5,7 @@ from fractions import Fraction as F
 import pytest
 
 from coronas.batalla import (
+    CHURCH_SQUARES,
     Accept,
     Attack,
     BattleRoll,
@@ -228,6 +229,74 @@ def test_cross_moves_the_clergy_with_its_effect():
         state.apply(SpendCross("golden"))
 
 
+def test_an_attacker_behind_with_only_the_crown_is_offered_the_reroll():
+    """The Crown: "Ability when spent: At any time during your turn, you can discard it to
+    get 3 gold." A reroll: "First, you pay, then you can reroll." (rulings B7, B11)"""
+    state = position(phase="buy", swords=[3, 2], gold=[0, 0], crown=0)
+    play_out(state, [Attack(), BattleRoll(2, 4)])
+    # no gold yet: the Crown would pay, so the attacker is asked
+    assert state.phase == "reroll_choice" and state.legal_actions() == [Accept(), SpendCrown()]
+    with pytest.raises(IllegalAction, match="costs 1 gold and you have 0"):
+        state.apply(Reroll(1))
+    state.apply(SpendCrown())
+    assert state.gold[0] == 3 and state.legal_actions() == [Reroll(1), Accept()]
+    # with 1 gold, as before: both the reroll and the Crown
+    state = position(phase="buy", swords=[3, 2], gold=[1, 0], crown=0)
+    play_out(state, [Attack(), BattleRoll(2, 4)])
+    assert state.legal_actions() == [Reroll(1), Accept(), SpendCrown()]
+    # the Crown's gold stops at the cap: 2 gems won leave 5, so at 4 gold it adds 1
+    state = position(phase="buy", swords=[3, 2], gold=[4, 0], crown=0, gems_won=[2, 0])
+    play_out(state, [Attack(), BattleRoll(2, 4), SpendCrown()])
+    assert state.gold[0] == 5
+    # the other reading: the Crown is not spent in a battle
+    rules = Rules(crown_in_battle=False)
+    state = position(rules=rules, phase="buy", swords=[3, 2], gold=[0, 0], crown=0)
+    play_out(state, [Attack(), BattleRoll(2, 4)])
+    assert state.phase == "roll" and state.swords[0] == 1 and state.crown == 0
+    state = position(rules=rules, phase="buy", swords=[3, 2], gold=[1, 0], crown=0)
+    play_out(state, [Attack(), BattleRoll(2, 4)])
+    assert state.legal_actions() == [Reroll(1), Accept()]
+    with pytest.raises(IllegalAction, match="not spent in a battle"):
+        state.apply(SpendCrown())
+
+
+def test_the_attacker_may_spend_a_token_before_the_defender_rerolls():
+    """The Cross: "At any time during your turn (decision phase, buying phase, and battle
+    phase), you can spend the Cross token"; the Crown: "At any time during your turn". The
+    attacker's moment comes between its roll and the defender's reroll (ruling B11)."""
+    state = position(phase="buy", swords=[3, 2], gold=[0, 3], cross=0)
+    play_out(state, [Attack(), BattleRoll(4, 2)])
+    assert state.phase == "battle_tokens" and state.current_player == 0
+    assert state.legal_actions() == [Accept(), *(SpendCross(s) for s in CHURCH_SQUARES)]
+    before = state.clone()
+    # the golden square takes the defender's gold, and with it the defender's reroll
+    state.apply(SpendCross("golden"))
+    assert state.gold[1] == -1 and state.phase == "spend"
+    # keeping the Cross: the defender decides, and after a reroll that leaves it behind the
+    # attacker's moment comes again
+    state = before
+    state.apply(Accept())
+    assert state.phase == "reroll_choice" and state.current_player == 1
+    play_out(state, [Reroll(1), RerollDie(1)])
+    assert state.phase == "battle_tokens" and state.current_player == 0
+    # the Crown gets the moment too; spending it, the moment stays while a token is left
+    state = position(phase="buy", swords=[3, 2], gold=[0, 3], cross=0, crown=0)
+    play_out(state, [Attack(), BattleRoll(4, 2), SpendCrown()])
+    assert state.phase == "battle_tokens" and state.gold[0] == 3
+    # no moment without a token, nor when the defender cannot pay
+    state = position(phase="buy", swords=[3, 2], gold=[0, 3])
+    play_out(state, [Attack(), BattleRoll(4, 2)])
+    assert state.phase == "reroll_choice" and state.current_player == 1
+    state = position(phase="buy", swords=[3, 2], gold=[0, 0], cross=0)
+    play_out(state, [Attack(), BattleRoll(4, 2)])
+    assert state.phase == "spend"
+    # the other reading: tokens only at the attacker's own decisions
+    rules = Rules(battle_token_moment=False)
+    state = position(rules=rules, phase="buy", swords=[3, 2], gold=[0, 3], cross=0)
+    play_out(state, [Attack(), BattleRoll(4, 2)])
+    assert state.phase == "reroll_choice" and state.current_player == 1
+
+
 # -- battles --------------------------------------------------------------------------------
 
 
@@ -327,13 +396,26 @@ def test_the_third_gem_ends_the_game():
 
 
 def test_a_winning_attacker_chooses_how_many_swords():
+    """The rulebook: the winner "can spend up to 2 swords" and "Even though he can spend up to
+    3 units of swords in his attack, Nicolás only needs to spend 2" (ruling B8)."""
     state = position(phase="buy", swords=[5, 2], shields=[2, 4])
     play_out(state, [Attack(), BattleRoll(6, 1)])
-    assert state.legal_actions() == [SpendSwords(n) for n in range(1, 5)]
-    with pytest.raises(IllegalAction, match="from 1 to 4 swords"):
+    assert state.legal_actions() == [SpendSwords(n) for n in range(0, 5)]
+    with pytest.raises(IllegalAction, match="from 0 to 4 swords"):
         state.apply(SpendSwords(5))
     state.apply(SpendSwords(3))
     assert state.swords[0] == 2 and state.shields[1] == 1
+    # spending none: the battle is won, nothing changes, the turn passes
+    state = play_out(position(phase="buy", swords=[5, 2], shields=[2, 4]), [Attack()])
+    play_out(state, [BattleRoll(6, 1), SpendSwords(0)])
+    assert state.swords[0] == 5 and state.shields[1] == 4 and state.player == 1
+    # the other reading: a won battle costs at least one sword
+    rules = Rules(min_swords_spent=1)
+    state = position(rules=rules, phase="buy", swords=[5, 2], shields=[2, 4])
+    play_out(state, [Attack(), BattleRoll(6, 1)])
+    assert state.legal_actions() == [SpendSwords(n) for n in range(1, 5)]
+    with pytest.raises(IllegalAction, match="from 1 to 4 swords"):
+        state.apply(SpendSwords(0))
 
 
 # -- the protocol ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import functools
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from coronas.batalla.actions import Accept, Reroll, SpendSwords
+from coronas.batalla.actions import Accept, Reroll, SpendCross, SpendCrown, SpendSwords
 from coronas.batalla.rules import Rules
 from coronas.dice import Die, ProbTable, rational
 
@@ -42,6 +42,9 @@ class BattleOutcome:
     dice. A winning attacker spends as many swords as it may (the margin, its swords and the
     defender's shields bound it): ``swords_spent`` = ``shields_destroyed``. A losing attacker
     loses ``swords_lost`` swords. ``gem``: the defender's shields reached (or stood at) 0.
+    ``attacker_gold_spent`` / ``defender_gold_spent``: gold paid for rerolls;
+    ``crown_spent``: the attacker spent the Crown for that gold; ``cross_spent``: it sent its
+    clergy to the golden square with the Cross (the defender's gold fell to the bottom).
     """
 
     winner: str
@@ -52,6 +55,8 @@ class BattleOutcome:
     gem: bool
     attacker_gold_spent: int
     defender_gold_spent: int
+    crown_spent: bool = False
+    cross_spent: bool = False
 
     def __str__(self) -> str:
         text = "tie" if self.winner == "tie" else f"{self.winner} wins by {self.margin}"
@@ -66,21 +71,34 @@ class BattleOutcome:
                 f" (gold spent: attacker {self.attacker_gold_spent}, "
                 f"defender {self.defender_gold_spent})"
             )
+        if self.crown_spent:
+            text += " (Crown spent)"
+        if self.cross_spent:
+            text += " (Cross spent: the defender's gold to the bottom)"
         return text
 
 
-# A battle node: dice (attacker, defender), gold left, rerolls paid, sides that kept a tie.
-_Node = tuple[int, int, int, int, int, int, int]
+# A battle node: dice (attacker, defender), gold (attacker, defender), rerolls paid (attacker,
+# defender), ``declined`` as the state keeps it (1 the attacker kept the roll, 2 the defender,
+# 4 the attacker let its moment to spend a token pass) and the attacker's tokens (CROWN: it
+# holds the Crown and may spend it in the battle; CROSS: it holds the Cross and may send its
+# clergy to the golden square with it).
+_Node = tuple[int, int, int, int, int, int, int, int]
+CROWN, CROSS, _PASSED = 1, 2, 4
 
 
 class _BattleSolver:
     """The battle as a zero-sum game over P(gem): the attacker maximises, the defender
-    minimises, and a side rerolls only when that strictly changes P(gem) its way (so no gold
-    is spent in vain). Who may reroll follows the rules (B7): the side whose die is lower,
-    and on a tie nobody (or, with ``reroll_on_tie``, the attacker first, then the defender)."""
+    minimises, and a side pays (gold, a token) only when that strictly changes P(gem) its way
+    (so nothing is spent in vain). Who may reroll follows the rules (B7): the side whose die is
+    lower, and on a tie nobody (or, with ``reroll_on_tie``, the attacker first, then the
+    defender). The attacker's gold counts the Crown's, spent only when its gold alone cannot
+    pay (later is never worse: less gold is lost above the cap). Before each defender decision
+    (B11; also at its own decisions) the attacker may spend the Cross on the golden square,
+    which takes the defender's gold to the bottom of the track."""
 
-    def __init__(self, swords: int, shields: int, rules: Rules):
-        self.swords, self.shields, self.rules = swords, shields, rules
+    def __init__(self, swords: int, shields: int, rules: Rules, cap: int):
+        self.swords, self.shields, self.rules, self.cap = swords, shields, rules, cap
         self.faces = Die(rules.die_faces).items()
 
     def spend(self, a: int, d: int) -> int:
@@ -92,36 +110,76 @@ class _BattleSolver:
             return False
         return self.shields == 0 or self.spend(a, d) >= self.shields
 
+    def purse(self, node: _Node, side: int) -> int:
+        """The gold ``side`` can pay with: the attacker's counts the Crown's."""
+        if side == 1:
+            return node[3]
+        gold = node[2]
+        if node[7] & CROWN:
+            gold = max(gold, min(gold + self.rules.crown_gold, self.cap))
+        return gold
+
     def decider(self, node: _Node) -> int | None:
-        a, d, ga, gd, ka, kd, declined = node
+        a, d, _, _, ka, kd, declined, _ = node
         if a == d:
             sides: tuple[int, ...] = (0, 1) if self.rules.reroll_on_tie else ()
         else:
             sides = (0,) if a < d else (1,)
         for side in sides:
-            gold, k = (ga, ka) if side == 0 else (gd, kd)
-            if not declined & (1 << side) and gold >= self.rules.reroll_cost(k):
+            k = ka if side == 0 else kd
+            if not declined & (1 << side) and self.purse(node, side) >= self.rules.reroll_cost(k):
                 return side
         return None
 
     def after_accept(self, node: _Node, side: int) -> _Node:
-        a, d, ga, gd, ka, kd, declined = node
-        return (a, d, ga, gd, ka, kd, declined | (1 << side))
+        return (*node[:6], node[6] | (1 << side), node[7])
 
     def after_reroll(self, node: _Node, side: int) -> list[tuple[_Node, Fraction]]:
-        a, d, ga, gd, ka, kd, _ = node
+        a, d, ga, gd, ka, kd, _, tokens = node
         if side == 0:
             cost = self.rules.reroll_cost(ka)
-            return [((v, d, ga - cost, gd, ka + 1, kd, 0), p) for v, p in self.faces]
+            if ga < cost:  # the Crown pays
+                ga, tokens = min(ga + self.rules.crown_gold, self.cap), tokens & ~CROWN
+            return [((v, d, ga - cost, gd, ka + 1, kd, 0, tokens), p) for v, p in self.faces]
         cost = self.rules.reroll_cost(kd)
-        return [((a, v, ga, gd - cost, ka, kd + 1, 0), p) for v, p in self.faces]
+        return [((a, v, ga, gd - cost, ka, kd + 1, 0, tokens), p) for v, p in self.faces]
+
+    def cross_now(self, node: _Node, side: int) -> bool:
+        """Whether the attacker may spend the Cross at this decision (its own, or its moment
+        before the defender's)."""
+        if not node[7] & CROSS:
+            return False
+        return side == 0 or (self.rules.battle_token_moment and not node[6] & _PASSED)
+
+    def choice(self, node: _Node) -> tuple[str, list[tuple[_Node, Fraction]]] | None:
+        """The optimal step at ``node`` and the nodes it leads to: "cross" (the attacker spends
+        the Cross on the golden square), "pass" (the attacker lets its moment pass), "reroll"
+        or "keep" (the side behind); None when the battle is decided."""
+        side = self.decider(node)
+        if side is None:
+            return None
+        if self.cross_now(node, side):
+            zeroed = (*node[:3], self.rules.gold_min, *node[4:7], node[7] & ~CROSS)
+            passed = (*node[:6], node[6] | _PASSED, node[7])
+            rest = self.value(passed) if side == 1 else self.decide(node, side)
+            if self.value(zeroed) > rest:
+                return "cross", [(zeroed, ONE)]
+            if side == 1:
+                return "pass", [(passed, ONE)]
+        keep, again = self.options(node, side)
+        if self.rerolls(side, keep, again):
+            return "reroll", self.after_reroll(node, side)
+        return "keep", [(self.after_accept(node, side), ONE)]
 
     @functools.cache  # noqa: B019 - one solver per battle, kept small
     def value(self, node: _Node) -> Fraction:
         """P(gem) from this node under optimal play."""
-        side = self.decider(node)
-        if side is None:
+        step = self.choice(node)
+        if step is None:
             return ONE if self.is_gem(node[0], node[1]) else ZERO
+        return sum((p * self.value(n) for n, p in step[1]), ZERO)
+
+    def decide(self, node: _Node, side: int) -> Fraction:
         keep, again = self.options(node, side)
         return again if self.rerolls(side, keep, again) else keep
 
@@ -134,89 +192,110 @@ class _BattleSolver:
     def rerolls(side: int, keep: Fraction, again: Fraction) -> bool:
         return again > keep if side == 0 else again < keep
 
-    def outcome(self, node: _Node, gold: tuple[int, int]) -> BattleOutcome:
-        a, d, ga, gd = node[:4]
+    def start(self, gold: tuple[int, int], tokens: int) -> list[tuple[_Node, Fraction]]:
+        """The nodes after the battle roll, with their probabilities."""
+        return [
+            ((a, d, gold[0], gold[1], 0, 0, 0, tokens), pa * pd)
+            for a, pa in self.faces
+            for d, pd in self.faces
+        ]
+
+    def paid(self, k: int) -> int:
+        """Gold paid for ``k`` rerolls by one side."""
+        return sum(self.rules.reroll_cost(i) for i in range(k))
+
+    def outcome(self, node: _Node, tokens: int) -> BattleOutcome:
+        a, d, _, _, ka, kd, _, left = node
+        spent = (self.paid(ka), self.paid(kd), bool(tokens & ~left & CROWN))
+        spent += (bool(tokens & ~left & CROSS),)
         if a > d:
             n = min(self.spend(a, d), self.shields) if self.shields else 0
-            return BattleOutcome(
-                "attacker", a - d, n, n, 0, self.is_gem(a, d), gold[0] - ga, gold[1] - gd
-            )
+            return BattleOutcome("attacker", a - d, n, n, 0, self.is_gem(a, d), *spent)
         if d > a:
-            return BattleOutcome(
-                "defender", d - a, 0, 0, min(d - a, self.swords), False, gold[0] - ga, gold[1] - gd
-            )
-        return BattleOutcome("tie", 0, 0, 0, 0, False, gold[0] - ga, gold[1] - gd)
+            lost = min(d - a, self.swords)
+            return BattleOutcome("defender", d - a, 0, 0, lost, False, *spent)
+        return BattleOutcome("tie", 0, 0, 0, 0, False, *spent)
 
-    def distribution(self, gold: tuple[int, int], rerolls: bool) -> dict[BattleOutcome, Fraction]:
+    def distribution(
+        self, gold: tuple[int, int], rerolls: bool, tokens: int = 0
+    ) -> dict[BattleOutcome, Fraction]:
+        start = self.start(gold, tokens if rerolls else 0)
+        return self.outcomes(start, tokens if rerolls else 0, rerolls)
+
+    def outcomes(
+        self, start: list[tuple[_Node, Fraction]], tokens: int, rerolls: bool = True
+    ) -> dict[BattleOutcome, Fraction]:
+        """The outcomes of the battle from ``start`` (nodes with their probabilities), the
+        attacker having held ``tokens`` when the battle began."""
         memo: dict[_Node, dict[BattleOutcome, Fraction]] = {}
 
         def walk(node: _Node) -> dict[BattleOutcome, Fraction]:
             if node in memo:
                 return memo[node]
-            side = self.decider(node) if rerolls else None
-            if side is None:
-                out = {self.outcome(node, gold): ONE}
+            step = self.choice(node) if rerolls else None
+            if step is None:
+                out = {self.outcome(node, tokens): ONE}
             else:
-                keep, again = self.options(node, side)
-                if self.rerolls(side, keep, again):
-                    out = {}
-                    for n, p in self.after_reroll(node, side):
-                        for o, q in walk(n).items():
-                            out[o] = out.get(o, ZERO) + p * q
-                else:
-                    out = walk(self.after_accept(node, side))
+                out = {}
+                for n, p in step[1]:
+                    for o, q in walk(n).items():
+                        out[o] = out.get(o, ZERO) + p * q
             memo[node] = out
             return out
 
         total: dict[BattleOutcome, Fraction] = {}
-        for a, pa in self.faces:
-            for d, pd in self.faces:
-                for o, q in walk((a, d, gold[0], gold[1], 0, 0, 0)).items():
-                    total[o] = total.get(o, ZERO) + pa * pd * q
+        for node, p in start:
+            for o, q in walk(node).items():
+                total[o] = total.get(o, ZERO) + p * q
         return total
 
-    def policy_rows(self, gold: tuple[int, int]) -> list[tuple]:
+    def policy_rows(self, gold: tuple[int, int], tokens: int = 0) -> list[tuple]:
         """Every reroll decision reached with positive probability under optimal play."""
         reach: dict[_Node, Fraction] = {}
         order: list[_Node] = []
-        frontier: list[tuple[_Node, Fraction]] = [
-            ((a, d, gold[0], gold[1], 0, 0, 0), pa * pd)
-            for a, pa in self.faces
-            for d, pd in self.faces
-        ]
+        frontier = self.start(gold, tokens)
         while frontier:
             nxt: dict[_Node, Fraction] = {}
             for node, p in frontier:
-                side = self.decider(node)
-                if side is None:
+                step = self.choice(node)
+                if step is None:
                     continue
-                if node not in reach:
-                    order.append(node)
-                reach[node] = reach.get(node, ZERO) + p
-                keep, again = self.options(node, side)
-                children = (
-                    self.after_reroll(node, side)
-                    if self.rerolls(side, keep, again)
-                    else [(self.after_accept(node, side), ONE)]
-                )
-                for n, q in children:
+                if step[0] in ("reroll", "keep"):
+                    if node not in reach:
+                        order.append(node)
+                    reach[node] = reach.get(node, ZERO) + p
+                for n, q in step[1]:
                     nxt[n] = nxt.get(n, ZERO) + p * q
             frontier = list(nxt.items())
         rows = []
         for node in order:
-            a, d, ga, gd, ka, kd, _ = node
+            a, d, ga, _, ka, kd, _, _ = node
             side = self.decider(node)
             keep, again = self.options(node, side)
             who = ("attacker", "defender")[side]
             cost = self.rules.reroll_cost(ka if side == 0 else kd)
-            choice = f"pay {cost} and reroll" if self.rerolls(side, keep, again) else "keep"
-            rows.append((f"{a} vs {d}", f"{ga} / {gd}", who, choice, again, keep, reach[node]))
+            choice = "keep"
+            if self.rerolls(side, keep, again):
+                crown = side == 0 and ga < cost
+                choice = f"{'spend the Crown, ' if crown else ''}pay {cost} and reroll"
+            rows.append((f"{a} vs {d}", _gold_left(node), who, choice, again, keep, reach[node]))
         return rows
 
 
+def _gold_left(node: _Node) -> str:
+    """The gold column of a policy row: "1 / 0", "1+Crown / 0"."""
+    crown = "+Crown" if node[7] & CROWN else ""
+    return f"{node[2]}{crown} / {node[3]}"
+
+
 @functools.lru_cache(maxsize=256)
-def _solver(swords: int, shields: int, rules: Rules) -> _BattleSolver:
-    return _BattleSolver(swords, shields, rules)
+def _solver(swords: int, shields: int, rules: Rules, cap: int | None = None) -> _BattleSolver:
+    return _BattleSolver(swords, shields, rules, rules.gold_max if cap is None else cap)
+
+
+def _tokens(crown: bool, cross: bool, rules: Rules) -> int:
+    """The token bits of a battle's start: the Crown counts where the rules let it pay."""
+    return (CROWN if crown and rules.crown_in_battle else 0) | (CROSS if cross else 0)
 
 
 class BattleOdds:
@@ -228,6 +307,10 @@ class BattleOdds:
       optimal play (dice, gold left, who decides, the choice, P(gem) after rerolling and after
       keeping, the probability of reaching that decision);
     * :meth:`table`: P(win by m / tie / lose by m / gem) side by side for both ways of playing.
+
+    ``attacker_crown`` / ``attacker_cross``: the attacker holds the Crown (its gold pays for
+    rerolls, within the cap of ``attacker_gems_won``) / the Cross and may send its clergy to
+    the golden square with it. Without rerolls nobody spends anything.
     """
 
     def __init__(
@@ -237,17 +320,26 @@ class BattleOdds:
         attacker_gold: int,
         defender_gold: int,
         rules: Rules,
+        attacker_crown: bool = False,
+        attacker_cross: bool = False,
+        attacker_gems_won: int = 0,
     ):
         self.attacker_swords = attacker_swords
         self.defender_shields = defender_shields
         self.attacker_gold = attacker_gold
         self.defender_gold = defender_gold
+        self.attacker_crown = attacker_crown
+        self.attacker_cross = attacker_cross
         self.rules = rules
-        solver = _solver(attacker_swords, defender_shields, rules)
+        solver = _solver(
+            attacker_swords, defender_shields, rules, rules.gold_cap(attacker_gems_won)
+        )
         gold = (attacker_gold, defender_gold)
-        self.optimal: Die = Die.from_pmf(solver.distribution(gold, rerolls=True))
-        self.no_rerolls: Die = Die.from_pmf(solver.distribution(gold, rerolls=False))
-        self._policy_rows = solver.policy_rows(gold)
+        tokens = _tokens(attacker_crown, attacker_cross, rules)
+        self.optimal: Die = Die.from_pmf(solver.distribution(gold, True, tokens))
+        self.no_rerolls: Die = Die.from_pmf(solver.distribution(gold, False))
+        self._policy_rows = solver.policy_rows(gold, tokens)
+        self._first_gold = _gold_left((0, 0, *gold, 0, 0, 0, tokens))
 
     @property
     def gem(self) -> sympy.Rational | Fraction:
@@ -304,8 +396,11 @@ class BattleOdds:
     @property
     def title(self) -> str:
         """The battle in words: "3 swords (gold 1) attack 2 shields (gold 0)"."""
+        held = (("Crown", self.attacker_crown), ("Cross", self.attacker_cross))
+        tokens = [name for name, has in held if has]
+        extra = f", {' and '.join(tokens)}" if tokens else ""
         return (
-            f"{self.attacker_swords} swords (gold {self.attacker_gold}) attack "
+            f"{self.attacker_swords} swords (gold {self.attacker_gold}{extra}) attack "
             f"{self.defender_shields} shields (gold {self.defender_gold})"
         )
 
@@ -322,9 +417,7 @@ class BattleOdds:
         from html import escape
 
         ga, gd = self.expected_gold_spent()
-        first = [
-            r for r in self._policy_rows if r[1] == f"{self.attacker_gold} / {self.defender_gold}"
-        ]
+        first = [r for r in self._policy_rows if r[1] == self._first_gold]
         later = len(self._policy_rows) - len(first)
         policy = (
             ProbTable(first, header=self.policy.header)._repr_html_()
@@ -349,28 +442,47 @@ def battle(
     attacker_gold: int = 0,
     defender_gold: int = 0,
     rules: Rules | None = None,
+    *,
+    attacker_crown: bool = False,
+    attacker_cross: bool = False,
+    attacker_gems_won: int = 0,
 ) -> BattleOdds:
     """The exact distribution of a battle's outcome, (a) with no rerolls and (b) with optimal
     rerolls: the attacker maximises and the defender minimises P(gem), and neither pays for a
     reroll that does not change that probability. A winning attacker spends as many swords as
-    it may. Tokens are left out (nobody holds the Cross or the Crown).
+    it may. The defender spends no token (tokens are spent in one's own turn, B11); the
+    attacker's Crown pays for rerolls like gold (``attacker_crown``, capped by
+    ``attacker_gems_won``), and its Cross may send the defender's gold to the bottom before
+    the defender decides (``attacker_cross``: the golden square is open to its clergy).
 
     >>> b = battle(3, 1, attacker_gold=1)
     >>> b.gem_no_rerolls                  # any win takes the last shield: 15/36
     5/12
     >>> b.gem > b.gem_no_rerolls          # a losing attacker pays 1 gold and tries again
     True
+    >>> battle(3, 1, attacker_crown=True).gem > b.gem   # the Crown's 3 gold: rerolls for 1, 2
+    True
     """
     rules = rules or Rules()
     for name, v, lo, hi in (
         ("attacker_swords", attacker_swords, rules.min_swords_to_attack, rules.militia_max),
         ("defender_shields", defender_shields, 0, rules.militia_max),
-        ("attacker_gold", attacker_gold, rules.gold_min, rules.gold_max),
+        ("attacker_gems_won", attacker_gems_won, 0, rules.gems_each - 1),
+        ("attacker_gold", attacker_gold, rules.gold_min, rules.gold_cap(attacker_gems_won)),
         ("defender_gold", defender_gold, rules.gold_min, rules.gold_max),
     ):
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
             raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {v!r}")
-    return BattleOdds(attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
+    return BattleOdds(
+        attacker_swords,
+        defender_shields,
+        attacker_gold,
+        defender_gold,
+        rules,
+        bool(attacker_crown),
+        bool(attacker_cross),
+        attacker_gems_won,
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -380,6 +492,10 @@ def gem_probability(
     attacker_gold: int = 0,
     defender_gold: int = 0,
     rules: Rules | None = None,
+    *,
+    attacker_crown: bool = False,
+    attacker_cross: bool = False,
+    attacker_gems_won: int = 0,
 ) -> Fraction:
     """P(gem) of :func:`battle` with optimal rerolls, as a ``Fraction`` (fast, cached: for
     bots and inner loops).
@@ -387,15 +503,11 @@ def gem_probability(
     >>> gem_probability(2, 2)
     Fraction(5, 18)
     """
-    solver = _solver(attacker_swords, defender_shields, rules or Rules())
-    return sum(
-        (
-            pa * pd * solver.value((a, d, attacker_gold, defender_gold, 0, 0, 0))
-            for a, pa in solver.faces
-            for d, pd in solver.faces
-        ),
-        ZERO,
-    )
+    rules = rules or Rules()
+    solver = _solver(attacker_swords, defender_shields, rules, rules.gold_cap(attacker_gems_won))
+    tokens = _tokens(attacker_crown, attacker_cross, rules)
+    start = solver.start((attacker_gold, defender_gold), tokens)
+    return sum((p * solver.value(node) for node, p in start), ZERO)
 
 
 def gem_table(
@@ -419,20 +531,44 @@ def gem_table(
     return ProbTable(rows, header=("", *(f"{d} shields" for d in shields)))
 
 
+def state_battle(state: Any) -> tuple[_BattleSolver, _Node | None]:
+    """The solver of the battle at an engine state (the attacker to move, or in its battle)
+    and the node of its dice and decision now (None before the battle roll)."""
+    p, rules = state.player, state.rules
+    q = 1 - p
+    solver = _solver(state.swords[p], state.shields[q], rules, state.cap(p))
+    tokens = _tokens(state.crown == p, False, rules)
+    if (
+        state.cross == p
+        and rules.cross_effect == "priest"
+        and state._cross_ready(p)
+        and "golden" in state._church_options(p)
+    ):
+        tokens |= CROSS
+    if state.bdice is None:
+        return solver, (0, 0, state.gold[p], state.gold[q], *state.rerolls, 0, tokens)
+    a, d = state.bdice
+    return solver, (a, d, state.gold[p], state.gold[q], *state.rerolls, state.declined, tokens)
+
+
 def battle_choice(state: Any) -> Any:
-    """The optimal action of :func:`battle` at a battle decision of an engine state: reroll or
-    keep at ``reroll_choice``, the most swords at ``spend``. (For bots and for checking the
-    odds on the engine's own game tree.)"""
+    """The optimal action of :func:`battle` at a battle decision of an engine state: reroll
+    (spending the Crown first when gold alone cannot pay) or keep at ``reroll_choice``, the
+    Cross on the golden square or nothing at the attacker's moment (``battle_tokens``), the
+    most swords at ``spend``. (For bots and for checking the odds on the engine's own game
+    tree.)"""
     if state.phase == "spend":
         return SpendSwords(max(state._spend_options()))
-    if state.phase != "reroll_choice":
+    if state.phase not in ("reroll_choice", "battle_tokens"):
         raise ValueError(f"not a battle decision: this is {state.describe_phase()}")
-    p = state.player
-    solver = _solver(state.swords[p], state.shields[1 - p], state.rules)
-    a, d = state.bdice
-    node = (a, d, state.gold[p], state.gold[1 - p], *state.rerolls, state.declined)
-    side = state.decider
-    keep, again = solver.options(node, side)
-    if solver.rerolls(side, keep, again):
-        return Reroll(state.rules.reroll_cost(state.rerolls[side]))
-    return Accept()
+    solver, node = state_battle(state)
+    step = solver.choice(node)
+    kind = None if step is None else step[0]
+    if kind == "cross":
+        return SpendCross("golden")
+    if kind != "reroll" or state.phase == "battle_tokens":
+        return Accept()
+    cost = state.rules.reroll_cost(state.rerolls[state.decider])
+    if state.gold[state._deciding()] < cost:
+        return SpendCrown()
+    return Reroll(cost)
