@@ -1,7 +1,10 @@
 """Simple players for Batalla de Coronas: random legal play and a greedy player.
 
 A bot has a ``name`` and ``choose(state, rng) -> action``; :func:`coronas.engine.play` runs a
-game with one bot a seat.
+game with one bot a seat. The bots decide on ``state.observation(player)``, the legal actions
+and the rule set. Batalla de Coronas hides nothing, so the observation is the whole position;
+the greedy player's battle choices come from :func:`coronas.batalla.odds.battle_choice`, exact
+odds of the open position.
 
 >>> import random
 >>> from coronas.batalla import Game
@@ -30,6 +33,7 @@ from coronas.batalla.actions import (
     Visit,
 )
 from coronas.batalla.odds import battle_choice, gem_probability
+from coronas.batalla.rules import CHURCH_SQUARES, Rules
 from coronas.engine import RandomBot
 
 if TYPE_CHECKING:
@@ -63,64 +67,65 @@ class GreedyBot:
     def __repr__(self) -> str:
         return f"GreedyBot(attack_threshold={self.attack_threshold})"
 
-    # -- valuations in gold --------------------------------------------------------------
-    def _church_value(self, s: BatallaState, square: str) -> float:
-        q, r = 1 - s.player, s.rules
+    # -- valuations in gold, from an observation ------------------------------------------
+    def _church_value(self, r: Rules, obs: dict[str, Any], square: str) -> float:
+        q = 1 - obs["player"]
         if square == "golden":
-            return max(s.gold[q] - r.gold_min, 0)
+            return max(obs["gold"][q] - r.gold_min, 0)
         if square == "blue":
-            return r.militia_cost if s.swords[q] > 0 else 0
-        level = s.dragon[q]
+            return r.militia_cost if obs["swords"][q] > 0 else 0
+        level = obs["dragon"][q]
         return r.dragon_costs[level - 1] if level > 0 else 0
 
-    def _activation_value(self, s: BatallaState, counselor: str, gold: int) -> float:
-        p, r = s.player, s.rules
+    def _activation_value(self, r: Rules, obs: dict[str, Any], counselor: str, gold: int) -> float:
+        p = obs["player"]
         if counselor == "militia_commander":
-            return r.militia_cost if s._muster_options() else 0
+            full = obs["shields"][p] >= r.militia_max and obs["swords"][p] >= r.militia_max
+            return 0 if full else r.militia_cost
         if counselor == "master_of_coin":
-            return max(min(r.master_of_coin_gold, s.cap(p) - gold), 0)
+            return max(min(r.master_of_coin_gold, obs["gold_cap"][p] - gold), 0)
         if counselor == "sorcerer":
-            level = s.dragon[p]
+            level = obs["dragon"][p]
             bonus = 4 if level + 1 >= r.dragon_attack_level else 0
             return r.dragon_costs[level] + bonus
         if counselor == "smith":
-            return 0 if s.smith == p else r.militia_cost / 2
+            return 0 if obs["smith"] == p else r.militia_cost / 2
         if counselor == "priest":
-            squares = s._church_options(p)
-            return max((self._church_value(s, q) for q in squares), default=0)
+            squares = _church_squares(r, obs, p)
+            return max((self._church_value(r, obs, q) for q in squares), default=0)
         if counselor == "noble":
-            others = [c for c in s.chairs[p] if c and c != "noble"]
-            return max((self._activation_value(s, c, gold) for c in others), default=0)
+            others = [c for c in obs["chairs"][p] if c and c != "noble"]
+            return max((self._activation_value(r, obs, c, gold) for c in others), default=0)
         return 0
 
-    def _die_value(self, s: BatallaState, action: ChooseDie) -> float:
-        p = s.player
-        gold = min(s.gold[p] + action.gold, s.cap(p))
-        seated = s.chairs[p][action.chair - 1]
+    def _die_value(self, r: Rules, obs: dict[str, Any], action: ChooseDie) -> float:
+        p = obs["player"]
+        gold = min(obs["gold"][p] + action.gold, obs["gold_cap"][p])
+        seated = obs["chairs"][p][action.chair - 1]
         if seated is None:
-            options = [c for c in SEAT_ORDER if c not in s.chairs[p]]
-            value = max(self._activation_value(s, c, gold) for c in options) + 1
+            options = [c for c in SEAT_ORDER if c not in obs["chairs"][p]]
+            value = max(self._activation_value(r, obs, c, gold) for c in options) + 1
         else:
-            value = self._activation_value(s, seated, gold)
-        return value + (gold - s.gold[p])
+            value = self._activation_value(r, obs, seated, gold)
+        return value + (gold - obs["gold"][p])
 
     # -- choosing ----------------------------------------------------------------------------
     def choose(self, state: BatallaState, rng: random.Random) -> Any:
-        s, phase = state, state.phase
-        legal = s.legal_actions()
+        legal = state.legal_actions()
+        obs = state.observation(state.current_player)
+        r, phase, p = state.rules, obs["phase"], obs["player"]
         if phase in ("reroll_choice", "battle_tokens", "spend"):
-            choice = battle_choice(s)
+            choice = battle_choice(state)  # exact odds of the open position
             return choice if choice in legal else legal[-1]
         if phase == "choose":
             dice = [a for a in legal if isinstance(a, ChooseDie)]
-            return max(dice, key=lambda a: (self._die_value(s, a), a.gold))
+            return max(dice, key=lambda a: (self._die_value(r, obs, a), a.gold))
         if phase == "seat":
             return next(
                 a for c in SEAT_ORDER for a in legal if isinstance(a, Seat) and a.counselor == c
             )
         if phase == "muster":
-            p = s.player
-            want = "shield" if s.shields[p] <= s.swords[p] else "sword"
+            want = "shield" if obs["shields"][p] <= obs["swords"][p] else "sword"
             return next(
                 (a for a in legal if isinstance(a, Muster) and a.unit == want),
                 next(a for a in legal if isinstance(a, Muster)),
@@ -128,24 +133,25 @@ class GreedyBot:
         if phase == "invoke":
             options = [a for a in legal if isinstance(a, Invoke)]
             return max(
-                options, key=lambda a: self._activation_value(s, a.counselor, s.gold[s.player])
+                options, key=lambda a: self._activation_value(r, obs, a.counselor, obs["gold"][p])
             )
         if phase == "church":
             options = [a for a in legal if isinstance(a, Visit)]
-            return max(options, key=lambda a: self._church_value(s, a.square))
+            return max(options, key=lambda a: self._church_value(r, obs, a.square))
         if phase == "buy":
-            return self._buy(s, legal)
+            return self._buy(r, obs, legal)
         return rng.choice(legal)
 
-    def _buy(self, s: BatallaState, legal: list[Any]) -> Any:
-        p, q, r = s.player, 1 - s.player, s.rules
-        gold = s.gold[p]
-        if SpendCrown() in legal and gold + r.crown_gold <= s.cap(p):
+    def _buy(self, r: Rules, obs: dict[str, Any], legal: list[Any]) -> Any:
+        p = obs["player"]
+        q = 1 - p
+        gold = obs["gold"][p]
+        if SpendCrown() in legal and gold + r.crown_gold <= obs["gold_cap"][p]:
             return SpendCrown()
         crosses = [a for a in legal if isinstance(a, SpendCross)]
         if crosses:
-            best = max(crosses, key=lambda a: self._church_value(s, a.square))
-            if self._church_value(s, best.square) >= 2:
+            best = max(crosses, key=lambda a: self._church_value(r, obs, a.square))
+            if self._church_value(r, obs, best.square) >= 2:
                 return best
 
         def buy(item: str) -> Any:
@@ -155,33 +161,40 @@ class GreedyBot:
                     return action
             return None
 
-        level = s.dragon[p]
+        shields, swords = obs["shields"], obs["swords"]
         wishes = []
-        if level + 1 >= r.dragon_attack_level:
+        if obs["dragon"][p] + 1 >= r.dragon_attack_level:
             wishes.append("dragon")
-        if s.shields[p] <= 1:
+        if shields[p] <= 1:
             wishes.append("shield")
-        if s.swords[p] <= s.shields[q]:
+        if swords[p] <= shields[q]:
             wishes.append("sword")
         wishes.append("dragon")
-        wishes.append("shield" if s.shields[p] <= s.swords[p] else "sword")
+        wishes.append("shield" if shields[p] <= swords[p] else "sword")
         for item in wishes:
             action = buy(item)
             if action is not None:
                 return action
         if Attack() in legal:
             chance = gem_probability(
-                s.swords[p],
-                s.shields[q],
-                s.gold[p],
-                s.gold[q],
+                swords[p],
+                shields[q],
+                gold,
+                obs["gold"][q],
                 r,
-                attacker_crown=s.crown == p,
-                attacker_gems_won=s.gems_won[p],
+                attacker_crown=obs["crown"] == p,
+                attacker_gems_won=obs["gems_won"][p],
             )
-            if chance >= self.attack_threshold or s.swords[p] >= 2 * max(s.shields[q], 1):
+            if chance >= self.attack_threshold or swords[p] >= 2 * max(shields[q], 1):
                 return Attack()
         return EndTurn()
+
+
+def _church_squares(r: Rules, obs: dict[str, Any], p: int) -> list[str]:
+    """The squares a Priest activated now would offer player ``p`` (ruling 8)."""
+    if r.church_revisit == "never":
+        return [s for s in CHURCH_SQUARES if s not in obs["visited"][p]]
+    return [s for s in CHURCH_SQUARES if s != obs["clergy"][p]]
 
 
 BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}

@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+from typing import TYPE_CHECKING, Any
 
 from coronas.batalla.actions import PHASES, SIDES, TOKENS, _name
 from coronas.batalla.rules import CHURCH_SQUARES, COUNSELOR_COLOURS
@@ -50,6 +51,41 @@ class StateViews:
             who = self.player if self.decider == 0 else 1 - self.player
             text += f" ({self.player_name(who)}, the {SIDES[self.decider]}, decides)"
         return text
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-ready data: the whole position.
+
+        Batalla de Coronas hides nothing: both kingdom boards, the tokens, the dice of the
+        turn and of a battle lie open on the table, and the rulebook has no card or counter
+        kept from the other player. So every player's observation is the public position
+        (each field of the state, tuples as lists, ``player`` being whose turn it is), with
+        ``observer`` (who looks),
+        ``to_move`` (the player to move, -1 at a chance node, -4 at the end) and
+        ``gold_cap``.
+
+        >>> from coronas.batalla import Game
+        >>> s = Game(seed=1).new_initial_state()
+        >>> s.observation(0) == s.observation(1) | {"observer": 0}
+        True
+        >>> s.observation(0)["shields"]
+        [2, 2]
+        """
+        if isinstance(player, bool) or player not in (0, 1):
+            raise ValueError(f"there is no player {player!r}: the players are 0 and 1")
+        skip = self._UNLOGGED | self._CONSTANT_FIELDS
+        data = {k: _jsonable(v) for k, v in sorted(self.__dict__.items()) if k not in skip}
+        return {
+            "game": "batalla",
+            **data,
+            "observer": player,
+            "to_move": self._current_player(),
+            "gold_cap": [self.cap(0), self.cap(1)],
+        }
+
+    def observation_text(self, player: int) -> str:
+        """:meth:`observation` in words: the open position, as ``str(state)`` shows it."""
+        self.observation(player)  # checks the player
+        return f"{self}\n(seen by {self.player_name(player)}; nothing is hidden)"
 
     def graph(self) -> nx.Graph:
         """Both kingdoms as a networkx graph.
@@ -161,6 +197,19 @@ class StateViews:
 
     def _repr_html_(self) -> str:
         return state_html(self)
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` as JSON-ready data: tuples and sets as lists, dataclasses as dicts."""
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(_jsonable(v) for v in value)
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"type": type(value).__name__, **_jsonable(dataclasses.asdict(value))}
+    return value
 
 
 def _track(value: int, low: int, high: int, cap: int | None = None, labels: str = "") -> str:

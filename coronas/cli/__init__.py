@@ -70,12 +70,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _quiet_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    import contextlib
     import os
 
-    try:
+    with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 def _run(argv: Sequence[str] | None) -> int:

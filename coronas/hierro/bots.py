@@ -1,7 +1,12 @@
 """Simple players of Corona de Hierro, for simulation.
 
 Every bot has a ``name`` and ``choose(state, rng) -> action`` (the shared :class:`Bot`
-protocol), so :func:`coronas.engine.play` can seat any mix of them.
+protocol), so :func:`coronas.engine.play` can seat any mix of them. A bot decides on what its
+player may see: ``state.observation(player)`` (ruling H17), the legal actions, and the game's
+rule set and board, never on the other players' cards or loyalty. One legal action shows
+more than the table: Spy names the cards of its target, which the player sees only once the
+card is played. So the bots choose Spy's target first, as if the card were played, and only
+then which of the cards they now see to discard.
 
 >>> import random
 >>> from coronas.engine import play
@@ -20,12 +25,73 @@ from typing import Any
 import networkx as nx
 
 from coronas.dice import exact_fractions
-from coronas.engine import RandomBot
 from coronas.hierro import actions, odds
 from coronas.hierro.rules import card_kind
 from coronas.hierro.state import ROME, HierroState
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot"]
+__all__ = ["BOTS", "GreedyBot", "RandomBot", "Seen", "choices"]
+
+
+def choices(legal: list[Any]) -> list[list[Any]]:
+    """The legal actions as the player to move tells them apart before acting: one list per
+    choice, in the order of ``legal``. Spy's actions on one target make one choice (the
+    target's cards are seen only once the card is played); every other action is its own."""
+    if not any(type(a) is actions.PlaySpy for a in legal):
+        return [[a] for a in legal]
+    out: list[list[Any]] = []
+    spy: dict[int, list[Any]] = {}
+    for a in legal:
+        if type(a) is actions.PlaySpy:
+            if a.target not in spy:
+                spy[a.target] = []
+                out.append(spy[a.target])
+            spy[a.target].append(a)
+        else:
+            out.append([a])
+    return out
+
+
+class RandomBot:
+    """Chooses uniformly among the choices of :func:`choices` (a Spy's target counts once),
+    then uniformly among the cards a Spy shows. Without a Spy in hand that is uniform among
+    the legal actions, with the same draws as :class:`coronas.engine.RandomBot`."""
+
+    name = "random"
+
+    def choose(self, state: HierroState, rng: random.Random) -> Any:
+        group = rng.choice(choices(state.legal_actions()))
+        return group[0] if len(group) == 1 else rng.choice(group)
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+class Seen:
+    """What the player to move sees, read the way the bots need it: its observation, with
+    the game's rule set, board and board tables (which every player knows)."""
+
+    def __init__(self, state: HierroState):
+        self.player = state.current_player
+        self.obs = state.observation(self.player)
+        self.rules = state.rules
+        self.board = state.board
+        self.info = state.info
+
+    def army(self, city: str, player: int) -> int:
+        here = self.obs["armies"].get(city)
+        return here[player] if here else 0
+
+    def owner(self, castle: str) -> int | None:
+        return self.obs["castles"][castle]["owner"]
+
+    def army_target(self, castle: str) -> int:
+        return self.obs["castles"][castle]["army_target"]
+
+    def emissary_target(self, castle: str) -> int | None:
+        return self.obs["castles"][castle]["emissary_target"]
+
+    def allied(self, a: int, b: int) -> bool:
+        return any(ok and {x, y} == {a, b} for x, y, ok in self.obs["alliances"])
 
 
 class GreedyBot:
@@ -44,71 +110,79 @@ class GreedyBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        seen = Seen(state)
         best, best_score = [], float("-inf")
-        for a in legal:
-            s = self.score(state, a)
+        for group in choices(legal):
+            s = self.score(seen, group[0])
             if s > best_score:
-                best, best_score = [a], s
+                best, best_score = [group], s
             elif s == best_score:
-                best.append(a)
-        return rng.choice(best)
+                best.append(group)
+        group = rng.choice(best)
+        if len(group) == 1:
+            return group[0]
+        # Spy: now that the target's cards are seen, discard the one worth most.
+        return max(group, key=lambda a: (_card_value(a.discard), a.discard))
 
     def __repr__(self) -> str:
         return "GreedyBot()"
 
     # The heuristic value of an action: about "expected VP-ish gain", floats only.
-    def score(self, state: HierroState, a: Any) -> float:
-        p = state.current_player
-        r = state.rules
+    def score(self, seen: Seen, a: Any) -> float:
+        """The value of ``a`` for the player to move, from what it sees (:class:`Seen`)."""
+        p = seen.player
+        r = seen.rules
+        obs = seen.obs
+        legit = obs["legitimacy"]
         if isinstance(a, actions.Reroll):
             return 1.0
         if isinstance(a, actions.AcceptRoll):
-            return 0.5 if state.shields[p] <= 1 else 0.0
+            return 0.5 if obs["shields"][p] <= 1 else 0.0
         if isinstance(a, actions.ChooseCastle):
-            return -len(_nearby_castles(state.board, a.castle))
+            return -len(_nearby_castles(seen.board, a.castle))
         if isinstance(a, actions.Keep):
             return _card_value(a.card)
         if isinstance(a, actions.AttackCastle | actions.PlayGoodFortune):
             if isinstance(a, actions.PlayGoodFortune) and a.means == "emissary":
-                target = state.emissary_target(a.castle) or 7
+                target = seen.emissary_target(a.castle) or 7
                 return 4.0 * _p_ge(r.die(r.good_fortune_die), target) - 0.5
-            n = state.army(a.castle, p)
+            n = seen.army(a.castle, p)
             die = (
                 r.die(r.good_fortune_die)
                 if isinstance(a, actions.PlayGoodFortune)
                 else r.army_die(n)
             )
-            value = 5.0 if a.castle in state.info.royal else 4.0
-            return value * _p_ge(die, state.army_target(a.castle)) - (
+            value = 5.0 if a.castle in seen.info.royal else 4.0
+            return value * _p_ge(die, seen.army_target(a.castle)) - (
                 0.5 if isinstance(a, actions.PlayGoodFortune) else 0.0
             )
         if isinstance(a, actions.RequestSupport):
-            target = state.emissary_target(a.castle) or 7
-            return 4.0 * _p_ge(r.diplomacy_die(state.legit[p]), target)
+            target = seen.emissary_target(a.castle) or 7
+            return 4.0 * _p_ge(r.diplomacy_die(legit[p]), target)
         if isinstance(a, actions.AttackArmy | actions.PlayCavalryCharge):
-            mine, theirs = state.army(a.city, p), state.army(a.city, a.defender)
+            mine, theirs = seen.army(a.city, p), seen.army(a.city, a.defender)
             cavalry = isinstance(a, actions.PlayCavalryCharge)
             win = _p_battle(r, mine, theirs, cavalry)
-            allied = 4.0 if state.allied(p, a.defender) else 0.0
+            allied = 4.0 if seen.allied(p, a.defender) else 0.0
             return 4.0 * win - 2.5 * (1 - win) + (r.cavalry_vp * win if cavalry else 0) - allied
         if isinstance(a, actions.Recruit | actions.PlayLoyalVassal):
             return 2.5
         if isinstance(a, actions.SendEmissary):
             if a.to == ROME:
                 return 2.2
-            target = state.emissary_target(a.to) if a.to in state.info.castle_set else None
+            target = seen.emissary_target(a.to) if a.to in seen.info.castle_set else None
             if target is None:
                 return 0.3  # barbarian insurance
-            return 2.0 * _p_ge(r.diplomacy_die(state.legit[p]), target)
+            return 2.0 * _p_ge(r.diplomacy_die(legit[p]), target)
         if isinstance(a, actions.PlayBishop | actions.PlaySecretPact):
             return 3.5
         if isinstance(a, actions.PlayKingIsDead):
-            return 3.0 if state.legit[p] == max(state.legit) else -1.0
+            return 3.0 if legit[p] == max(legit) else -1.0
         if isinstance(a, actions.PlayPope):
-            counts = [state.rome.count(q) for q in range(state.num_players)]
+            counts = [obs["rome"].count(q) for q in range(obs["players"])]
             return 3.0 if counts[p] == max(counts) and counts[p] > 0 else -1.0
         if isinstance(a, actions.PlayInvasion):
-            people = state.magyars if a.card.startswith("magyar") else state.saracens
+            people = obs["magyars"] if a.card.startswith("magyar") else obs["saracens"]
             return 2.0 if p in people else -1.0
         if isinstance(a, actions.PlayResistance):
             return 2.0
@@ -119,7 +193,7 @@ class GreedyBot:
         if isinstance(a, actions.TakeCard | actions.DrawCards):
             return 1.0 + (0.3 if isinstance(a, actions.DrawCards) else 0)
         if isinstance(a, actions.Move | actions.PlayForcedMarch):
-            return _move_value(state, p, a)
+            return _move_value(seen, p, a)
         if isinstance(a, actions.ReturnHostage):
             return -0.5
         if isinstance(a, actions.DiscardCard):
@@ -163,9 +237,9 @@ def _nearby_castles(board: Any, castle: str) -> list[str]:
     return [c for c in board.castles if c != castle and dist.get(c, 99) <= 2]
 
 
-def _move_value(state: HierroState, p: int, a: Any) -> float:
-    dist = _distances(state.board)
-    targets = [c for c in state.info.castles if state.owner.get(c) != p]
+def _move_value(seen: Seen, p: int, a: Any) -> float:
+    dist = _distances(seen.board)
+    targets = [c for c in seen.info.castles if seen.owner(c) != p]
     if not targets:
         return 0.0
     before = min(dist[a.frm].get(c, 99) for c in targets)

@@ -454,8 +454,17 @@ class TurnRules:
             return f"{who} cannot take its own emissary hostage"
         if a.owner not in self.emissaries_at(a.place):
             return f"no emissary of player {a.owner} is in {a.place}"
-        if self.owner.get(a.place) == p:
+        owner = self.owner.get(a.place)
+        if owner == p:
             return f"{a.place} is {who}'s own castle: take the hostage there with an action"
+        if owner is not None:
+            # The card puts an emissary of ours in the castle, and "emissaries also cannot be
+            # sent to castles that have been conquered by other players".
+            return (
+                f"{a.place} belongs to {self.colour(owner)}: Hostage would put {who}'s "
+                "emissary there, and emissaries cannot be sent to castles conquered by other "
+                "players"
+            )
         return None
 
 

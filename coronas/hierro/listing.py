@@ -211,7 +211,7 @@ class TurnListing:
                             add(_act(actions.PlaySpy, q, c))
             elif kind == "hostage" and self.hand_em[p]:
                 for place in (*at_castle, ROME, SARACENS, MAGYARS):
-                    if owner.get(place) == p:
+                    if place in owner:  # no emissary goes to a conquered castle
                         continue
                     for q in sorted(set(self.emissaries_at(place))):
                         if q != p:

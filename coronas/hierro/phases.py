@@ -198,6 +198,9 @@ class GamePhases:
         ended now); ``returns()`` gives the totals once the game is over."""
         r = self.rules
         kings = set(self.kings())
+        # H14: who scores as "crowned King": whoever reached the crown or ended alone highest;
+        # kings tied at the end score the area they are in (and, with king_scores_band, all do).
+        crowned = set() if r.king_scores_band or len(kings) > 1 else kings
         out = []
         for p in range(self.num_players):
             card = self.loyalty[p]
@@ -212,6 +215,8 @@ class GamePhases:
             by_shield.pop(None, None)
             castles = sum(r.castles_vp(k) for k in by_shield.values())
             legitimacy = r.band_vp[r.band(self.legit[p])]
+            if p in crowned:
+                legitimacy = max(legitimacy, r.band_vp["green"])
             free = not any(o == p and h != p for h, o in self.hostages)
             emissaries = r.free_emissaries_vp if free else 0
             row = {

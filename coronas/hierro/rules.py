@@ -194,6 +194,10 @@ class Rules(RuleSet):
         default_factory=lambda: {"red": 0, "yellow": 4, "green": 6}
     )
     """VP by final legitimacy band; the crown counts as green."""
+    king_scores_band: bool = False
+    """H14: a King scores the high (green) area's VP whatever its band, as the rulebook's
+    "in the high area (green area) or who have been crowned King, score 6" says; only kings
+    tied at the end score "the area they are actually in". True: every King scores its band."""
     free_emissaries_vp: int = 1
     """VP for a player none of whose emissaries is held hostage at the end."""
 

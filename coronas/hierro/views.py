@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from html import escape
 from typing import Any
 
@@ -195,6 +196,135 @@ class StateViews:
 
     def __str__(self) -> str:
         return "\n".join(self.summary())
+
+    # -- what one player sees (H17) ----------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-ready data (ruling H17).
+
+        Its own loyalty card, hand and the cards it is looking at (``loyalty``, ``hand``,
+        ``looking``); of the others only how many cards they hold or look at
+        (``hand_sizes``, ``looking_sizes``), their loyalty cards only once the game is over
+        (``loyalty_cards``: None where hidden); of the decks only their sizes (``decks``), and
+        ``unseen``: the cards it cannot see, in the decks and the other hands together (the
+        deck lists less its own cards and the open discards). Everything on the board is
+        open: ``castles`` (owner, troops inside, banners, shield, emissaries with the turn
+        each was placed), ``armies`` (city -> pawns by seat), the off-map areas,
+        ``alliances``, ``hostages``, the track, the pieces, a roll in progress (``fight``)
+        and who draws next (``draws``). Seats are numbers; ``to_move`` is the player to move,
+        -1 at a chance node, -4 once the game is over; ``observer`` is ``player``,
+        ``turn_of`` the player whose turn it is. Two states that differ only in what
+        ``player`` cannot see give equal observations.
+
+        >>> from coronas.hierro import Game
+        >>> s = Game(players=3).position(hands=[("spy",), ("pope", "hostage"), ()],
+        ...                              loyalty=["crown:green", "crown:red", "crown:blue"])
+        >>> obs = s.observation(0)
+        >>> obs["hand"], obs["loyalty"], obs["hand_sizes"], obs["loyalty_cards"]
+        (['spy'], 'crown:green', [1, 2, 0], ['crown:green', None, None])
+        """
+        n = self.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise ValueError(f"there is no player {player!r}: the seats are 0 to {n - 1}")
+        over = self.step == "over"
+        unseen = Counter()
+        for deck in self.decks.values():
+            unseen.update(deck)
+        for q in range(n):
+            if q != player:
+                unseen.update(self.hands[q])
+                unseen.update(self.looking[q])
+        castles = {}
+        for c in self.info.castles:
+            castles[c] = {
+                "owner": self.owner.get(c),
+                "troops": bool(self.troops.get(c, False)),
+                "shield": self.shield_of(c),
+                "army_target": self.army_target(c),
+                "emissary_target": self.emissary_target(c),
+                "emissaries": [[q, t] for q, t in self.at_castle.get(c, ())],
+            }
+        fight = None if self.fight is None else dict(self.fight)
+        return {
+            "game": "hierro",
+            "observer": player,
+            "players": n,
+            "colours": [self.colour(q) for q in range(n)],
+            "step": self.step,
+            "to_move": self._current_player(),
+            "turn": self.turn,
+            "turn_of": self.player,
+            "actions_left": self.left,
+            "end_reason": self.end_reason,
+            "legitimacy": list(self.legit),
+            "vp": list(self.vp),
+            "shields": list(self.shields),
+            "shield_supply": self.supply,
+            "pawns_in_reserve": list(self.pawns),
+            "banners_in_hand": list(self.banners),
+            "emissaries_in_hand": list(self.hand_em),
+            "castles": castles,
+            "tiles": dict(sorted(self.tiles.items())),
+            "armies": {
+                city: [here.get(q, 0) for q in range(n)]
+                for city, here in sorted(self.armies.items())
+            },
+            "rome": list(self.rome),
+            "saracens": list(self.saracens),
+            "magyars": list(self.magyars),
+            "alliances": [[a, b, ok] for (a, b), ok in sorted(self.zone.items())],
+            "hostages": [[h, o] for h, o in self.hostages],
+            "decks": {deck: sum(cards.values()) for deck, cards in self.decks.items()},
+            "discards": dict(sorted(self.discards.items())),
+            "unseen": dict(sorted(unseen.items())),
+            "hand": list(self.hands[player]),
+            "looking": list(self.looking[player]),
+            "loyalty": self.loyalty[player],
+            "hand_sizes": [len(h) for h in self.hands],
+            "looking_sizes": [len(c) for c in self.looking],
+            "loyalty_cards": [
+                card if q == player or over else None for q, card in enumerate(self.loyalty)
+            ],
+            "fight": fight,
+            "draws": [[q, deck] for q, deck in self.queue],
+            "draws_into": self.into if self.queue else None,
+            "keeper": self.keeper if self.step == "keep" else None,
+            "keep_left": self.keep_left if self.step == "keep" else 0,
+            "seat": self.seat if self.step == "choose_castle" else None,
+        }
+
+    def observation_text(self, player: int) -> str:
+        """:meth:`observation` in words: the open position (the lines of ``str(state)``, which
+        shows only what every player sees) and then what ``player`` alone sees."""
+        obs = self.observation(player)
+        me = self.colour(player)
+        lines = list(self.summary())
+        lines.append(f"You are {me}. Loyalty card: {obs['loyalty'] or 'not dealt yet'}.")
+        lines.append(f"Your initiative cards: {', '.join(obs['hand']) or 'none'}.")
+        if obs["looking"]:
+            lines.append(f"Cards you are looking at: {', '.join(obs['looking'])}.")
+        others = [
+            f"{self.colour(q)} {k}" for q, k in enumerate(obs["looking_sizes"]) if k and q != player
+        ]
+        if others:
+            lines.append("Others looking at cards: " + ", ".join(others) + ".")
+        if obs["discards"]:
+            lines.append(
+                "Played or discarded: "
+                + ", ".join(f"{c} x{k}" for c, k in obs["discards"].items())
+                + "."
+            )
+        lines.append(
+            f"Cards you cannot see (decks and other hands): {sum(obs['unseen'].values())}."
+        )
+        if self.step == "over":
+            lines.append(
+                "Loyalty cards: "
+                + ", ".join(
+                    f"{self.colour(q)} {card}" for q, card in enumerate(obs["loyalty_cards"])
+                )
+                + "."
+            )
+        return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         """A table of the players (Jupyter); ``draw_board(state=...)`` draws the map."""

@@ -1,8 +1,18 @@
 """The bots: names, the registry, and the greedy player's choices in plain positions."""
 
+import json
 import random
 
-from coronas.batalla import Attack, BattleRoll, Buy, ChooseDie, Roll, SpendSwords
+from coronas.batalla import (
+    Attack,
+    BatallaState,
+    BattleRoll,
+    Buy,
+    ChooseDie,
+    Game,
+    Roll,
+    SpendSwords,
+)
 from coronas.batalla.bots import BOTS, GreedyBot, RandomBot
 from coronas.batalla.odds import battle_choice
 from tests.batalla.helpers import play_out, position
@@ -48,3 +58,28 @@ def test_greedy_attacks_only_with_a_fair_chance():
         bot.choose(position(phase="buy", swords=[1, 2], shields=[2, 3]), random.Random(0))
         != Attack()
     )
+
+
+def test_observation_is_the_open_position_and_bots_decide_on_it():
+    """Nothing is hidden in Batalla de Coronas: both players see the same position, and a
+    state rebuilt from its save (equal in all a player sees) gets the same choices."""
+    state = Game(seed=11).new_initial_state()
+    rng = random.Random(11)
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        p = state.current_player
+        obs = state.observation(p)
+        json.dumps(obs)
+        assert obs == state.observation(1 - p) | {"observer": p}
+        assert obs["shields"] == list(state.shields) and obs["observer"] == p
+        twin = BatallaState.from_json(state.to_json())
+        assert twin.observation(p) == obs
+        for bot in (GreedyBot(), RandomBot()):
+            k = rng.randrange(2**32)
+            assert bot.choose(state, random.Random(k)) == bot.choose(twin, random.Random(k))
+        state.apply(GreedyBot().choose(state, rng))
+    assert "nothing is hidden" in state.observation_text(0)

@@ -228,8 +228,9 @@ def test_winners_break_ties_by_legitimacy_then_castles():
     s.step = "over"
     assert s.returns()[RED] == s.returns()[GREEN]
     assert s.winners() == [RED, GREEN]  # same legitimacy, one castle each: shared
-    s.legit[GREEN] = 6
-    assert s.scores()[GREEN]["total"] == s.scores()[RED]["total"]
+    s.legit[GREEN] = 6  # green alone highest: King, 6 VP instead of the yellow band's 4
+    s.vp[RED] = 2
+    assert s.scores()[GREEN]["total"] == s.scores()[RED]["total"] == 8
     assert s.winners() == [GREEN]
 
 

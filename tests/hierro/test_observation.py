@@ -1,0 +1,204 @@
+"""What each player sees (ruling H17), and bots that decide on it alone."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coronas.hierro import Game, HierroState, PlaySpy
+from coronas.hierro.bots import GreedyBot, RandomBot, choices
+from coronas.hierro.rules import MILITARY_KINDS, card_kind
+
+from .helpers import BLUE, GREEN, RED, position
+
+BOTS = (GreedyBot(), RandomBot())
+
+
+def _deck_of(card: str) -> str:
+    return "military" if card_kind(card) in MILITARY_KINDS else "political"
+
+
+def twin(s: HierroState, player: int, rng: random.Random) -> HierroState:
+    """A copy of ``s`` that differs only in what ``player`` cannot see: the other players'
+    loyalty cards shuffled among them, and their hand and looked-at cards swapped with cards
+    of the same deck (left in the deck or in another of them), every count kept."""
+    t = s.clone()
+    others = [q for q in range(t.num_players) if q != player]
+    cards = [t.loyalty[q] for q in others]
+    rng.shuffle(cards)
+    for q, card in zip(others, cards, strict=True):
+        t.loyalty[q] = card
+    piles = [(q, name) for q in others for name in ("hands", "looking")]
+    for q, name in piles:
+        pile = list(getattr(t, name)[q])
+        for i, card in enumerate(pile):
+            deck = t.decks[_deck_of(card)]
+            options = sorted(c for c, k in deck.items() if k and c != card)
+            if options and rng.random() < 0.7:
+                new = rng.choice(options)
+                deck[new] -= 1
+                if not deck[new]:
+                    del deck[new]
+                deck[card] = deck.get(card, 0) + 1
+                pile[i] = new
+        getattr(t, name)[q] = tuple(sorted(pile))
+    # Two other players swap a card of the same deck.
+    if len(others) >= 2:
+        a, b = rng.sample(others, 2)
+        for ca in t.hands[a]:
+            cb = next((c for c in t.hands[b] if _deck_of(c) == _deck_of(ca)), None)
+            if cb is not None:
+                ha, hb = list(t.hands[a]), list(t.hands[b])
+                ha.remove(ca), hb.remove(cb)
+                t.hands[a] = tuple(sorted((*ha, cb)))
+                t.hands[b] = tuple(sorted((*hb, ca)))
+                break
+    return t
+
+
+def public(action: Any) -> Any:
+    """An action as the player tells it apart before acting: Spy by its target only."""
+    return ("spy", action.target) if isinstance(action, PlaySpy) else action
+
+
+def played(players: int, seed: int, steps: int, advanced: bool = False) -> HierroState:
+    """A game after ``steps`` random steps (or its end)."""
+    s = Game(players=players, seed=seed, rules={"advanced": advanced}).new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        s.apply(s.sample_chance(rng) if s.is_chance_node() else rng.choice(s.legal_actions()))
+    return s
+
+
+# -- the observation -----------------------------------------------------------------------------
+def test_observation_shows_own_secrets_and_none_of_the_others():
+    s = position(
+        hands=[("spy",), ("king_is_dead", "pope"), ("secret_pact:1-2-3",)],
+        loyalty=["crown:green", "crown:blue", "crown:red"],
+    )
+    obs = s.observation(RED)
+    json.dumps(obs)  # JSON-ready
+    assert obs["observer"] == RED
+    assert obs["loyalty"] == "crown:green" and obs["hand"] == ["spy"]
+    assert obs["loyalty_cards"] == ["crown:green", None, None]
+    assert obs["hand_sizes"] == [1, 2, 1]
+    # The other players' cards appear nowhere but among the cards red cannot see, together
+    # with the decks: 58 cards, less red's Spy.
+    private = {k: v for k, v in obs.items() if k != "unseen"}
+    text = json.dumps(private)
+    for card in ("king_is_dead", "pope", "secret_pact:1-2-3", "crown:blue", "crown:red"):
+        assert card not in text
+    assert sum(obs["unseen"].values()) == 58 - 1
+    assert obs["unseen"]["spy"] == 3 - 1 and obs["unseen"]["king_is_dead"] == 2
+    assert obs["decks"] == {"military": 29, "political": 29 - 4}
+    # Green sees its own and not red's.
+    assert s.observation(GREEN)["hand"] == ["king_is_dead", "pope"]
+    assert s.observation(GREEN)["loyalty_cards"] == [None, "crown:blue", None]
+
+
+def test_the_board_is_open_to_everyone():
+    s = position(
+        castles={"Verona": (RED, False), "Milan": BLUE},
+        armies={"Trento": {RED: 2, GREEN: 1}},
+        emissaries={"Padua": [BLUE], "Rome": [GREEN]},
+        alliances=[(RED, BLUE, True)],
+        hostages=[(GREEN, BLUE)],
+    )
+    obs = [s.observation(p) for p in range(3)]
+    board = ("castles", "armies", "rome", "alliances", "hostages", "legitimacy", "decks")
+    for key in board:
+        assert obs[0][key] == obs[1][key] == obs[2][key]
+    assert obs[0]["armies"]["Trento"] == [2, 1, 0]
+    assert obs[0]["castles"]["Verona"]["owner"] == RED
+    assert obs[0]["castles"]["Verona"]["troops"] is False
+    assert obs[0]["castles"]["Padua"]["emissaries"] == [[BLUE, -1]]
+    assert obs[0]["rome"] == [GREEN] and obs[0]["alliances"] == [[RED, BLUE, True]]
+    assert obs[0]["hostages"] == [[GREEN, BLUE]]
+
+
+def test_loyalty_cards_are_shown_at_the_end():
+    s = played(3, seed=4, steps=100_000)
+    assert s.is_terminal()
+    assert s.observation(RED)["loyalty_cards"] == list(s.loyalty)
+    assert "Loyalty cards:" in s.observation_text(RED)
+
+
+def test_observation_text_names_own_cards_only():
+    s = position(hands=[("spy",), ("king_is_dead",), ()], loyalty=["self", "crown:red", None])
+    text = s.observation_text(RED)
+    assert "You are red. Loyalty card: self." in text
+    assert "Your initiative cards: spy." in text
+    assert "king_is_dead" not in text and "crown:red" not in text
+
+
+def test_observation_refuses_a_seat_not_in_play():
+    with pytest.raises(ValueError, match="no player 3"):
+        position().observation(3)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    players=st.integers(3, 5),
+    steps=st.integers(0, 400),
+    advanced=st.booleans(),
+)
+def test_what_a_player_cannot_see_does_not_change_its_observation(seed, players, steps, advanced):
+    s = played(players, seed, steps, advanced)
+    rng = random.Random(seed)
+    for p in range(players):
+        t = twin(s, p, rng)
+        assert t.observation(p) == s.observation(p)
+        assert t.observation_text(p) == s.observation_text(p)
+        json.dumps(t.observation(p))
+
+
+# -- bots decide on what they see ----------------------------------------------------------------
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(3, 5), advanced=st.booleans())
+def test_bots_choose_alike_when_only_the_unseen_differs(seed, players, advanced):
+    s = Game(players=players, seed=seed, rules={"advanced": advanced}).new_initial_state()
+    rng = random.Random(seed)
+    for step in range(600):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply(s.sample_chance(rng))
+            continue
+        if step % 3 == 0:
+            p = s.current_player
+            t = twin(s, p, rng)
+            for bot in BOTS:
+                k = rng.randrange(2**32)
+                mine = bot.choose(s, random.Random(k))
+                theirs = bot.choose(t, random.Random(k))
+                assert public(mine) == public(theirs), (bot, mine, theirs)
+                assert theirs in t.legal_actions()
+        s.apply(GreedyBot().choose(s, rng) if rng.random() < 0.5 else RandomBot().choose(s, rng))
+
+
+def test_spy_target_is_chosen_before_its_cards_are_seen():
+    s = position(hands=[("spy",), ("king_is_dead", "pope"), ("hostage",)])
+    groups = choices(s.legal_actions())
+    spies = [g for g in groups if isinstance(g[0], PlaySpy)]
+    assert [[a.target for a in g] for g in spies] == [[GREEN, GREEN], [BLUE]]
+    assert sum(len(g) for g in groups) == len(s.legal_actions())
+    # Two worlds in which green's two cards differ: the same seeds choose the same target.
+    t = s.clone()
+    t.hands[GREEN] = ("hostage", "spy")
+    t.hands[BLUE] = ("pope",)
+    t.decks["political"]["king_is_dead"] += 1
+    t.decks["political"]["spy"] -= 1
+    assert t.observation(RED) == s.observation(RED)
+    for k in range(200):
+        for bot in BOTS:
+            assert public(bot.choose(s, random.Random(k))) == public(
+                bot.choose(t, random.Random(k))
+            )
