@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from coronas.batalla.actions import PHASES, SIDES, TOKENS, _name
@@ -70,22 +69,7 @@ class StateViews:
         >>> s.observation(0)["shields"]
         [2, 2]
         """
-        if isinstance(player, bool) or player not in (0, 1):
-            raise ValueError(f"there is no player {player!r}: the players are 0 and 1")
-        skip = self._UNLOGGED | self._CONSTANT_FIELDS
-        data = {k: _jsonable(v) for k, v in sorted(self.__dict__.items()) if k not in skip}
-        return {
-            "game": "batalla",
-            **data,
-            "observer": player,
-            "to_move": self._current_player(),
-            "gold_cap": [self.cap(0), self.cap(1)],
-        }
-
-    def observation_text(self, player: int) -> str:
-        """:meth:`observation` in words: the open position, as ``str(state)`` shows it."""
-        self.observation(player)  # checks the player
-        return f"{self}\n(seen by {self.player_name(player)}; nothing is hidden)"
+        return {**super().observation(player), "gold_cap": [self.cap(0), self.cap(1)]}
 
     def graph(self) -> nx.Graph:
         """Both kingdoms as a networkx graph.
@@ -197,19 +181,6 @@ class StateViews:
 
     def _repr_html_(self) -> str:
         return state_html(self)
-
-
-def _jsonable(value: Any) -> Any:
-    """``value`` as JSON-ready data: tuples and sets as lists, dataclasses as dicts."""
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(_jsonable(v) for v in value)
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {"type": type(value).__name__, **_jsonable(dataclasses.asdict(value))}
-    return value
 
 
 def _track(value: int, low: int, high: int, cap: int | None = None, labels: str = "") -> str:

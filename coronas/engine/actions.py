@@ -10,7 +10,7 @@ from typing import Any
 
 from coronas.engine.errors import SaveFileError
 
-__all__ = ["Action", "action_from_dict", "action_to_dict"]
+__all__ = ["Action", "action_from_dict", "action_to_dict", "jsonable"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,6 +25,23 @@ class Action:
 def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
+    if isinstance(value, Fraction):
+        return {"fraction": str(value)}
+    return value
+
+
+def jsonable(value: Any) -> Any:
+    """Position data as JSON-ready data: tuples and sets as lists, dict keys as text,
+    dataclasses (actions) as ``{"type": name, field: value}``, Fractions as
+    ``{"fraction": "p/q"}``."""
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((jsonable(v) for v in value), key=repr)
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"type": type(value).__name__, **jsonable(dataclasses.asdict(value))}
     if isinstance(value, Fraction):
         return {"fraction": str(value)}
     return value

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from coronas.dice import Die, to_fraction
 from coronas.engine import journal
+from coronas.engine.actions import jsonable
 from coronas.engine.advice import Odds
 from coronas.engine.errors import IllegalAction
 from coronas.engine.schema import action_checker, short
@@ -204,6 +205,34 @@ class State(journal.Journaled, abc.ABC):
                 raise IllegalAction("a roll is being made: ask state.odds() for its odds")
             self._check(action)
         return self._odds(action)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-ready data.
+
+        By default the whole position (every attribute of the state, as :meth:`key` sees it),
+        with ``game``, ``observer`` (who looks) and ``to_move`` (the player to move,
+        :data:`CHANCE` or :data:`TERMINAL`): right for a game without secrets. A game with
+        secrets (cards in hand) overrides it, and its bots decide on it alone.
+        """
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise ValueError(f"a player is a seat number, got {short(player)}")
+        if not 0 <= player < self.num_players:
+            raise ValueError(
+                f"there is no player {player}: the players are 0 to {self.num_players - 1}"
+            )
+        skip = self._UNLOGGED | self._CONSTANT_FIELDS
+        data = self.__dict__
+        return {
+            "game": self.game.name,
+            **{k: jsonable(data[k]) for k in sorted(data) if k not in skip},
+            "observer": player,
+            "to_move": self._current_player(),
+        }
+
+    def observation_text(self, player: int) -> str:
+        """:meth:`observation` in words; by default the open position, as ``str`` shows it."""
+        self.observation(player)  # checks the player
+        return f"{self}\n(seen by {self.player_name(player)}; nothing is hidden)"
 
     def _check_shape(self, action: Any) -> None:
         """Refuse an object that is not one of the game's actions, or has an ill-typed field."""
