@@ -154,5 +154,5 @@ def test_whole_number_and_yes_no_answers():
     assert verdict("03.2", 12)[0] and verdict("03.2", sympy.Integer(12))[0]
     assert verdict("08.1", 5335.6)[0] is None  # a hint to round, not "wrong"
     assert verdict("08.2", False)[0] and verdict("08.2", 0)[0] is None
-    with pytest.raises(KeyError, match="no exercise '09.1'"):
+    with pytest.raises(KeyError, match=r"no exercise '09\.1'"):
         verdict("09.1", 1)
