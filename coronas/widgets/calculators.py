@@ -168,9 +168,7 @@ class Calculator(PlainTextFallback):
                     options=options, value=value, description=f.label, style=style, layout=layout
                 )
             elif f.kind == "bool":
-                box = w.Checkbox(
-                    value=value, description=f.label, indent=False, layout=w.Layout(width="42em")
-                )
+                box = w.Checkbox(value=value, description=f.label, style=style, layout=layout)
             elif f.kind == "text":
                 box = w.Text(
                     value=value,
