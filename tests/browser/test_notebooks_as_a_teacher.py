@@ -120,3 +120,56 @@ def _screenshot(locator, name: str, until=None) -> None:
         "height": bottom["y"] + bottom["height"] - top["y"],
     }
     until.page.screenshot(path=str(path), clip=clip)
+
+
+def test_the_readme_command_opens_notebook_00_at_the_root_without_news(tmp_path):
+    """The README's first command, run here against the working tree: JupyterLab's root is
+    the repository (so docs/ opens from a notebook's link), notebook 00 is open, and the news
+    question does not cover the page."""
+    _require_browser()
+    import secrets
+    import shlex
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from coronas.widgets.browser import _free_port
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(x for x in readme.splitlines() if "/bin/jupyter lab" in x)
+    words = shlex.split(line.split("&&")[-1])
+    settings = dict(w.split("=", 1) for w in words if re.match(r"^[A-Z_]+=", w))
+    args = words[words.index("lab") + 1 :] if "lab" in words else []
+    assert settings == {"JUPYTER_CONFIG_PATH": "jupyter-config"}, words
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **settings)
+    for var in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR"):
+        env[var] = str(tmp_path / var)
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp_path / "settings")  # no user settings at all
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp_path / "workspaces")
+    env.pop("MPLBACKEND", None)
+    port, token = _free_port(), secrets.token_hex(8)
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root"]
+    command += ["--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}", *args]
+    with (tmp_path / "lab.log").open("w") as log:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        contents = urllib.request.urlopen(f"{base}/api/contents/docs?token={token}").read()
+        assert b"teaching.md" in contents  # the root is the repository
+        with chromium_page() as page:
+            page.goto(f"{base}/lab/tree/notebooks/00-start-here.ipynb?token={token}")
+            page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+            page.wait_for_timeout(4000)  # the news question comes a moment after the page
+            assert page.get_by_text("Would you like to get notified").count() == 0
+            tabs = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tabLabel").all_inner_texts()
+            assert tabs == ["00-start-here.ipynb"], tabs
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
