@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the Binder environment the way mybinder.org does, in a fresh virtual environment in a
 # temporary folder: install binder/requirements.txt, run binder/postBuild in a copy of the
-# repository, import coronas, then run notebooks/00-start-here.ipynb top to bottom.
+# repository, import coronas, then run every notebook top to bottom (its widgets built too).
 # Any failure stops the script with a non-zero status and says which step failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -64,17 +64,33 @@ print('coronas', coronas.__version__, 'from', coronas.__file__)
 assert '$tmp/venv' in coronas.__file__, 'coronas was not imported from the Binder venv'
 ") || fail "importing coronas"
 
-step "execute notebooks/00-start-here.ipynb"
+step "execute every notebook in notebooks/ top to bottom"
 export JUPYTER_CONFIG_DIR="$tmp/jupyter/config" JUPYTER_DATA_DIR="$tmp/jupyter/data"
 export JUPYTER_RUNTIME_DIR="$tmp/jupyter/runtime" IPYTHONDIR="$tmp/ipython"
-(cd "$tmp/repo/notebooks" && jupyter nbconvert --to notebook --execute \
-  --ExecutePreprocessor.timeout=120 --ExecutePreprocessor.kernel_name=python3 \
-  --output "$tmp/executed.ipynb" 00-start-here.ipynb) >"$tmp/nbconvert.log" 2>&1 \
-  || { cat "$tmp/nbconvert.log" >&2; fail "00-start-here.ipynb did not run top to bottom"; }
-python - "$tmp/executed.ipynb" <<'PY' || fail "00-start-here.ipynb ran in the wrong kernel"
-import json, sys
-nb = json.load(open(sys.argv[1]))
-code = [c for c in nb["cells"] if c["cell_type"] == "code"]
-assert code and all(c.get("execution_count") for c in code), "some cells did not run"
+mkdir "$tmp/executed"
+for nb in "$tmp"/repo/notebooks/[0-9][0-9]-*.ipynb; do
+  name=$(basename "$nb")
+  start=$SECONDS
+  (cd "$tmp/repo/notebooks" && jupyter nbconvert --to notebook --execute \
+    --ExecutePreprocessor.timeout=300 --ExecutePreprocessor.kernel_name=python3 \
+    --output-dir "$tmp/executed" "$name") >"$tmp/nbconvert.log" 2>&1 \
+    || { tail -n 60 "$tmp/nbconvert.log" >&2; fail "$name did not run top to bottom"; }
+  echo "   $name: $((SECONDS - start)) s"
+done
+python - "$tmp/executed" <<'PY' || fail "a notebook ran in the wrong kernel or showed a widget wrongly"
+import json, pathlib, sys
+widget = "application/vnd.jupyter.widget-view+json"
+shown = 0
+for path in sorted(pathlib.Path(sys.argv[1]).glob("*.ipynb")):
+    nb = json.loads(path.read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert code and all(c.get("execution_count") for c in code), f"{path.name}: some cells did not run"
+    for out in (o for c in code for o in c["outputs"]):
+        data = out.get("data", {})
+        if widget in data:  # a widget: built, and its text before a run is for a person
+            shown += 1
+            assert "run this cell" in "".join(data.get("text/plain", "")), (path.name, data)
+assert shown >= 10, f"only {shown} widgets were displayed"
+print(f"   {shown} widgets displayed, each with its plain-text line")
 PY
-step "OK: the Binder environment builds and runs the first notebook"
+step "OK: the Binder environment builds and runs every notebook"

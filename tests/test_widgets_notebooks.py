@@ -1,15 +1,32 @@
 """The teaching notebooks are committed executed (outputs show on GitHub), stripped of widget
 state (model ids change at every run), and each says first what it teaches.
-``scripts/execute_notebooks.py`` saves an edited notebook that way."""
+``scripts/execute_notebooks.py`` saves an edited notebook that way.
+
+Before a run a widget shows only its ``text/plain`` fallback: it must be a sentence for a
+person, not the Python repr of the widget. Exercises are checked against the answer key in
+:mod:`coronas.widgets.answers`, so the notebook code never holds an answer; the key is
+checked here against the library."""
 
 import json
+import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import sympy
+
+from coronas.widgets.answers import ANSWERS
+from coronas.widgets.exercises import check, verdict
 
 NOTEBOOKS = sorted(
     (Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]-*.ipynb")
 )
+WIDGET = "application/vnd.jupyter.widget-view+json"
+NBVAL_TAGS = {"nbval-check-output", "nbval-ignore-output", "nbval-skip"}
+
+
+def cells(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
 
 
 def test_the_notebooks_are_numbered_from_00_without_gaps():
@@ -28,4 +45,114 @@ def test_notebook_is_executed_stripped_and_introduced(path):
     assert not errors, errors[0].get("ename") if errors else ""
     first = "".join(nb["cells"][0]["source"])
     assert nb["cells"][0]["cell_type"] == "markdown" and "minute" in first
-    assert any("NBVAL_CHECK_OUTPUT" in "".join(c["source"]) for c in code)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_nbval_is_told_by_cell_tags_not_comments(path):
+    code = [c for c in cells(path) if c["cell_type"] == "code"]
+    assert not [c for c in code if "NBVAL_" in "".join(c["source"])]
+    tags = [set(c.get("metadata", {}).get("tags", [])) for c in code]
+    assert any("nbval-check-output" in t for t in tags), "pin some exact fractions"
+    unknown = {t for ts in tags for t in ts if t.startswith("nbval") and t not in NBVAL_TAGS}
+    assert not unknown
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_widget_shows_its_python_repr_before_a_run(path):
+    for cell in cells(path):
+        for out in cell.get("outputs", []):
+            text = "".join(out.get("data", {}).get("text/plain", ""))
+            if WIDGET in out.get("data", {}):
+                assert "run this cell" in text, text
+            assert not re.match(r"(VBox|HBox|HTML|Output|IntSlider|Dropdown)\(", text), text
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS[1:], ids=lambda p: p.stem)  # 00 is a tour
+def test_exercises_look_their_answers_up_and_hide_the_worked_answer(path):
+    number = path.name[:2]
+    source = [("".join(c["source"]), c["cell_type"]) for c in cells(path)]
+    checks = [s for s, kind in source if kind == "code" and s.startswith("check(")]
+    assert checks, "every notebook ends with exercises"
+    for text in checks:
+        assert re.fullmatch(r'(check\("\d\d\.\d\w?", answer_\w+\)\n?)+', text), text
+        assert "assert" not in text and "Fraction(" not in text
+    ids = re.findall(r'check\("(\d\d\.\d\w?)"', "\n".join(checks))
+    assert ids == sorted(i for i in ANSWERS if i.startswith(number + "."))
+    worked = [s for s, kind in source if kind == "markdown" and "Worked answer" in s]
+    assert len(worked) == len({i[:4] for i in ids})
+    assert all(s.lstrip().startswith("<details>") for s in worked)
+
+
+def test_the_answer_key_agrees_with_the_library():
+    from coronas.batalla.odds import battle as duel
+    from coronas.batalla.odds import p_chair
+    from coronas.carolus import Rules
+    from coronas.carolus.odds import family_draw_distribution
+    from coronas.dice import D6, Die
+    from coronas.hierro.board import betweenness, load_board, move_actions
+    from coronas.hierro.odds import battle, castle_assault, emissary_race
+    from coronas.simulate import wilson_interval
+
+    board = load_board()
+    G = board.graph()
+    between = betweenness(G)
+    draw = Die(Rules().draw_faces)
+    lo, hi = wilson_interval(220, 400)
+    library = {
+        "01.1": D6.p_at_least(6, rerolls=2),
+        "01.2": (D6 - D6).prob(lambda d: d >= 2),
+        "01.3": Die([1, 1, 2, 2, 3, 4]).p_at_least(2, rerolls=1),
+        "02.1a": move_actions(G, "Friuli", "Pavia"),
+        "02.1b": -(-(move_actions(G, "Friuli", "Pavia") + 1) // 2),
+        "02.2": max(board.start_castles(), key=between.get),
+        "03.1": castle_assault(5, army=3, shields=4).probability,
+        "03.2": castle_assault(6, troops_inside=True).actions.mean,
+        "03.3": emissary_race(4, attempts_per_turn=1).second_wins,
+        "04.1": battle(2, 1).attacker_wins,
+        "04.2": Fraction(15, 36),
+        "04.3": battle(2, 1).expected_rounds,
+        "05.1": castle_assault(4, army=2, shields=1).probability,
+        "05.2": battle(2, 1).attacker_wins,
+        "06.1": 1 - draw.prob(lambda f: f != "joker") ** 3,
+        "06.2": family_draw_distribution(4, "pink").mean(),
+        "07.1": duel(1, 1, attacker_gold=1).gem,
+        "07.2": duel(5, 0).gem,
+        "07.3": 1 - (1 - p_chair(6)) ** 2,
+        "08.1": 5336,
+        "08.2": lo <= 0.5 <= hi,
+        "08.3": battle(1, 1).attacker_wins,
+    }
+    assert library.keys() == ANSWERS.keys()
+    for exercise, value in library.items():
+        assert verdict(exercise, value)[0] is True, (exercise, value, ANSWERS[exercise])
+    # worked out by hand in the notebooks' worked answers
+    assert ANSWERS["01.1"] == 1 - Fraction(5, 6) ** 3 and ANSWERS["03.1"] == 1 - Fraction(2, 3) ** 5
+    assert ANSWERS["07.1"] == Fraction(15, 36) + Fraction(20, 216)
+    assert ANSWERS["07.3"] == 1 - Fraction(5, 6) ** 4
+
+
+def test_a_wrong_answer_is_a_friendly_line_not_a_traceback(capsys):
+    check("04.1", Fraction(7, 12))
+    check("04.1", 0.8264)
+    check("04.1", None)
+    check("02.2", 3)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("not quite: you have 7/12 (58.33%)")
+    assert "give the exact answer as a fraction" in lines[1]
+    assert lines[2].startswith("no answer yet")
+    assert "is not a name" in lines[3]
+
+
+@pytest.mark.parametrize(
+    "answer", [Fraction(119, 144), sympy.Rational(238, 288), "119/144", " 119 / 144 "]
+)
+def test_an_exact_answer_in_any_exact_form_is_accepted(answer):
+    assert verdict("04.1", answer) == (True, "correct: 119/144 (82.64%)")
+
+
+def test_whole_number_and_yes_no_answers():
+    assert verdict("03.2", 12)[0] and verdict("03.2", sympy.Integer(12))[0]
+    assert verdict("08.1", 5335.6)[0] is None  # a hint to round, not "wrong"
+    assert verdict("08.2", False)[0] and verdict("08.2", 0)[0] is None
+    with pytest.raises(KeyError, match=r"no exercise '09\.1'"):
+        verdict("09.1", 1)

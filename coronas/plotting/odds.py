@@ -82,7 +82,8 @@ def draw_battle_heatmap(
             else ""
         )
     ax.set_title(title, fontsize=10)
-    ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    bar = ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="%")
+    bar.set_ticks([0, 0.25, 0.5, 0.75, 1], labels=["0", "25", "50", "75", "100"])  # as the cells
     return ax
 
 

@@ -10,7 +10,64 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
-__all__ = ["figure_html", "find_drawer", "fraction_text", "state_html"]
+__all__ = [
+    "GAME_TITLES",
+    "PlainTextFallback",
+    "figure_html",
+    "find_drawer",
+    "fraction_text",
+    "plain_text",
+    "state_html",
+]
+
+# The games' names as a reader knows them, by the short name of their engine.
+GAME_TITLES = {
+    "hierro": "Corona de Hierro",
+    "carolus": "Carolus Magnus",
+    "batalla": "Batalla de Coronas",
+}
+
+
+def plain_text(view: Any) -> str:
+    """One human line saying what a widget view is and how to start it.
+
+    It is what a notebook shows before its cells are run (JupyterLab without widget state,
+    GitHub, nbviewer): "Stepper for Corona de Hierro: run this cell to play". A view names
+    itself with a ``plain_title`` attribute; a stepper (a view with ``model.state``) is
+    named after its game.
+    """
+    title = getattr(view, "plain_title", None)
+    if title:
+        return f"{title}: run this cell to use it"
+    state = getattr(getattr(view, "model", None), "state", None)
+    game = getattr(getattr(state, "game", None), "name", None)
+    if game is not None:
+        return f"Stepper for {GAME_TITLES.get(game, game)}: run this cell to play"
+    return f"{type(view).__name__} (an interactive widget): run this cell to use it"
+
+
+class PlainTextFallback:
+    """Display a view's ``widget`` in Jupyter with a human ``text/plain`` fallback.
+
+    ipywidgets puts the widget's Python repr (``VBox(children=(HTML(...``) in ``text/plain``;
+    a notebook committed without widget state shows that text until it is run. This mixin
+    keeps the widget's own view and replaces the fallback with :func:`plain_text`.
+    """
+
+    widget: Any
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        text = plain_text(self)
+        if isinstance(bundle, tuple):  # (data, metadata)
+            data, metadata = bundle
+            return {**data, "text/plain": text}, metadata
+        if bundle is None:
+            return {"text/plain": text}
+        return {**bundle, "text/plain": text}
+
+    def __repr__(self) -> str:
+        return f"<{plain_text(self)}>"
 
 
 def fraction_text(p: Fraction) -> str:

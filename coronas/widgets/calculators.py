@@ -21,7 +21,8 @@ from html import escape
 from typing import Any
 
 from coronas.dice import Die, to_fraction
-from coronas.widgets._render import figure_html, fraction_text
+from coronas.formatting import plural
+from coronas.widgets._render import PlainTextFallback, figure_html, fraction_text
 
 __all__ = [
     "Answer",
@@ -134,7 +135,7 @@ class OddsModel(abc.ABC):
         """The answer for these inputs; each calculator defines it."""
 
 
-class Calculator:
+class Calculator(PlainTextFallback):
     """The ipywidgets view of an :class:`OddsModel`: inputs on top, the answer below.
 
     ``calc.inputs[name]`` is the widget of each input, ``calc.output`` the HTML answer and
@@ -147,8 +148,9 @@ class Calculator:
         self.model = model
         self.dpi = dpi
         self.inputs: dict[str, Any] = {}
-        style = {"description_width": "14em"}
-        layout = w.Layout(width="34em")
+        # wide enough for the longest label ("Right banner (emissary target)") in full
+        style = {"description_width": "19em"}
+        layout = w.Layout(width="42em")
         for f in model.fields:
             value = model.values[f.name]
             if f.kind == "int":
@@ -202,8 +204,10 @@ class Calculator:
             figure_html(self.answer.figure, dpi=self.dpi) if self.answer.figure is not None else ""
         )
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+    @property
+    def plain_title(self) -> str:
+        """What the widget is, in words (its text before the notebook is run)."""
+        return f"Odds calculator ({self.model.title})"
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,10 +245,8 @@ class DiceModel(OddsModel):
         die = parse_faces(faces)
         p = die.p_at_least(target, rerolls)
         shown = ", ".join(str(f) for f in sorted(die.outcomes()))
-        times = "reroll" if rerolls == 1 else "rerolls"
-        return answer_lines(
-            [(f"P(at least {target} on faces {shown} with up to {rerolls} {times})", p)]
-        )
+        again = f"up to {plural(rerolls, 'reroll')}" if rerolls else "no reroll"
+        return answer_lines([(f"P(at least {target} on faces {shown} with {again})", p)])
 
 
 # --------------------------------------------------------------------------------------------
@@ -306,8 +308,8 @@ def _roll_answer(odds: Any, title: str) -> Answer:
     rows = [
         ("P(one roll succeeds)", to_fraction(odds.single_roll)),
         (
-            f"P(the action succeeds, up to {odds.shields} "
-            f"{'reroll' if odds.shields == 1 else 'rerolls'})",
+            "P(the action succeeds, "
+            + (f"up to {plural(odds.shields, 'reroll')})" if odds.shields else "no reroll)"),
             to_fraction(odds.probability),
         ),
     ]
@@ -408,12 +410,18 @@ class HierroBattleModel(OddsModel):
         answer.text += f"\nshields spent on average: attacker {spent[0]}, defender {spent[1]}"
         answer.html += f"<p>Shields spent on average: attacker {spent[0]}, defender {spent[1]}.</p>"
         policy = result.policy.rows()
-        if policy:
-            first = [r for r in policy if r[0] == f"{attacker} v {defender}"]
-            answer.html += "<p>When to reroll (as the battle starts):</p>" + _html_table(
-                ("pawns", "att. shields", "def. shields", "attacker", "defender"), first
+        # the first round: the starting pawns with every shield still in hand
+        start = (f"{attacker} v {defender}", attacker_shields, defender_shields)
+        first = [r for r in policy if tuple(r[:3]) == start]
+        if first:
+            answer.html += (
+                "<p>When to reroll in the first round (pawns and shields as the battle "
+                "starts):</p>"
+                + _html_table(
+                    ("pawns", "att. shields", "def. shields", "attacker", "defender"), first
+                )
             )
-            answer.text += "\nwhen to reroll: " + "; ".join(
+            answer.text += "\nwhen to reroll in the first round: " + "; ".join(
                 f"{r[0]} {r[1]}/{r[2]}: attacker {r[3]}, defender {r[4]}" for r in first
             )
         answer.values["policy"] = policy
@@ -424,7 +432,7 @@ class HierroBattleModel(OddsModel):
         answer.figure = heatmap_figure(
             matrix,
             mark=(attacker, defender),
-            title=f"P(attacker wins), %, shields {attacker_shields} v {defender_shields}{card}",
+            title=f"P(attacker wins) in %, shields {attacker_shields} v {defender_shields}{card}",
         )
         return answer
 
@@ -448,8 +456,10 @@ def heatmap_figure(
     from coronas.plotting.odds import draw_battle_heatmap
 
     rows, cols = table.shape
-    fig = Figure(figsize=(0.55 * cols + 2, 0.5 * rows + 1.4))
+    fig = Figure(figsize=(0.8 * cols + 2, 0.7 * rows + 1.4))
     ax = draw_battle_heatmap(table, ax=fig.add_subplot(), title=title)
+    for label in ax.texts:  # the percentages in the cells, readable at the widget's size
+        label.set_fontsize(11)
     if mark is not None and mark[0] <= rows and mark[1] <= cols:
         ax.add_patch(Rectangle((mark[1] - 1.5, mark[0] - 1.5), 1, 1, fill=False, lw=2.5))
     return fig
@@ -462,8 +472,8 @@ class BatallaBattleModel(OddsModel):
     fields = (
         Field("swords", "Attacker's swords", 2, low=1, high=5),
         Field("shields", "Defender's shields", 2, low=0, high=5),
-        Field("attacker_gold", "Attacker's gold", 0, low=-1, high=7),
-        Field("defender_gold", "Defender's gold", 0, low=-1, high=7),
+        Field("attacker_gold", "Attacker's gold (-1: in debt)", 0, low=-1, high=7),
+        Field("defender_gold", "Defender's gold (-1: in debt)", 0, low=-1, high=7),
     )
 
     def compute(self, swords: int, shields: int, attacker_gold: int, defender_gold: int) -> Answer:
@@ -481,6 +491,14 @@ class BatallaBattleModel(OddsModel):
             f"<p>Expected gold spent: attacker {ga} ({float(ga):.2f}), "
             f"defender {gd} ({float(gd):.2f})</p>" + odds.table()._repr_html_()
         )
+        if min(attacker_gold, defender_gold) < 0:
+            note = (
+                "Gold -1 is the bottom of the gold track: a kingdom can be pushed into debt "
+                "(the Priest's golden church square sends it there), but nobody spends "
+                "below 0, so it buys no reroll, like 0 gold."
+            )
+            answer.text += "\n" + note
+            answer.html += f"<p style='color:#555'>{escape(note)}</p>"
         return answer
 
 

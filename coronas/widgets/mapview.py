@@ -15,6 +15,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from coronas.formatting import plural
 from coronas.widgets.calculators import Answer, Calculator, Field, OddsModel
 
 __all__ = ["MapModel", "MapViewer"]
@@ -54,7 +55,7 @@ class MapModel(OddsModel):
         route = shortest_route(G, city, target)
         n = move_actions(G, city, target)
         near = castles_within(G, city, moves)
-        lines = [f"Route {city} -> {target}: {n} move actions ({', '.join(route)})"]
+        lines = [f"Route {city} -> {target}: {plural(n, 'move action')} ({', '.join(route)})"]
         rows = []
         for castle, d in near.items():
             data = G.nodes[castle]
@@ -62,15 +63,19 @@ class MapModel(OddsModel):
             family = self.board.families[shield].name if shield is not None else "-"
             banners = f"{data.get('army_target')} | {data.get('emissary_target') or '-'}"
             rows.append((castle, d, data.get("kind"), family, banners))
-            lines.append(f"{castle}: {d} moves, {data.get('kind')}, {family}, banners {banners}")
+            lines.append(
+                f"{castle}: {plural(d, 'move')}, {data.get('kind')}, {family}, banners {banners}"
+            )
         header = ("castle", "moves", "kind", "shield", "army | emissary")
         table = "".join(
             "<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in r) + "</tr>" for r in rows
         )
+        actions = "move action" if n == 1 else "move actions"
+        within = f"{plural(len(rows), 'castle')} within {plural(moves, 'move')}"
         html = (
-            f"<p>Route <b>{escape(city)} → {escape(target)}</b>: <b>{n}</b> move actions "
+            f"<p>Route <b>{escape(city)} → {escape(target)}</b>: <b>{n}</b> {actions} "
             f"({escape(' → '.join(route))})</p>"
-            f"<p>{len(rows)} castles within {moves} moves of {escape(city)}:</p>"
+            f"<p>{within} of {escape(city)}:</p>"
             "<table><tr>" + "".join(f"<th>{h}</th>" for h in header) + f"</tr>{table}</table>"
         )
         answer = Answer(
@@ -87,7 +92,7 @@ class MapModel(OddsModel):
 
         from coronas.plotting.hierro import draw_board
 
-        fig = Figure(figsize=(9, 8))
+        fig = Figure(figsize=(12.5, 11))  # the map's own size: labels apart and readable
         ax = fig.add_subplot()
         draw_board(self.board, ax=ax, legend=False)
         pos = {n: d["pos"] for n, d in self.graph.nodes(data=True) if d.get("pos")}
@@ -101,6 +106,8 @@ class MapModel(OddsModel):
 
 class MapViewer(Calculator):
     """The map viewer as a widget: choose a city, a number of moves and a destination."""
+
+    plain_title = "Map viewer for Corona de Hierro"
 
     def __init__(self, board: Any = None, **values: Any):
         super().__init__(MapModel(board=board, **values), dpi=70)

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
 from coronas.engine import SaveFileError, State, load_game
 
-__all__ = ["SaveLoad"]
+__all__ = ["SAVES", "SaveLoad", "default_save_path"]
+
+SAVES = "saves"  # the folder steppers save to by default (git ignores it)
+
+
+def default_save_path(state: State) -> str:
+    """Where a stepper saves by default: ``saves/<game>-<digest>.json`` in a folder git
+    ignores, named after the game and its starting position, so two steppers of a notebook
+    save to different files and a fresh stepper of the same position loads the same one."""
+    digest = hashlib.sha1(state.to_json().encode()).hexdigest()[:8]
+    return f"{SAVES}/{state.game.name}-{digest}.json"
 
 
 def _steps(state: State) -> str:
@@ -39,6 +50,8 @@ class SaveLoad:
             self.message = "type the name of the file to save to"
             return False
         try:
+            if Path(path).parent == Path(SAVES):  # the steppers' own folder, made when needed
+                Path(SAVES).mkdir(exist_ok=True)
             self.state.save(path)
         except OSError as exc:
             self.message = f"{path}: cannot write the file ({exc.strerror or exc})"

@@ -7,7 +7,8 @@ from html import escape
 from typing import Any
 
 from coronas.engine import CHANCE, State
-from coronas.widgets._render import find_drawer, state_html
+from coronas.widgets._render import PlainTextFallback, find_drawer, state_html
+from coronas.widgets.stepper.files import default_save_path
 from coronas.widgets.stepper.model import StepperModel, score_text
 from coronas.widgets.stepper.outcomes import _norm
 
@@ -40,7 +41,7 @@ class Stepper:
         draw: Callable[[Any], Any] | bool | None = True,
         log_lines: int = 12,
         names: Sequence[str] | None = None,
-        file: str = "game.json",
+        file: str | None = None,
     ):
         import ipywidgets as w
 
@@ -93,7 +94,7 @@ class Stepper:
         self.bot_button = w.Button(description="Bot move", **button)
         self.end_button = w.Button(description="Play to the end", **button)
         self.file_text = w.Text(
-            value=file,
+            value=file or default_save_path(state),
             description="File",
             placeholder="game.json",
             style={"description_width": "initial"},
@@ -264,4 +265,4 @@ class Stepper:
         )
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        return PlainTextFallback._repr_mimebundle_(self, **kwargs)
