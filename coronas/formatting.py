@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["ProbTable", "percent", "plural", "probability_text"]
+__all__ = ["ProbTable", "percent", "plural", "probability_text", "rerolls_text"]
 
 
 def percent(p: Any, digits: int = 2) -> str:
@@ -30,6 +30,16 @@ def percent(p: Any, digits: int = 2) -> str:
 def probability_text(p: Any) -> str:
     """An exact probability and its percentage: ``7/12 (58.33%)``."""
     return f"{p} ({percent(p)})"
+
+
+def rerolls_text(n: int) -> str:
+    """``no reroll``, ``up to 1 reroll``, ``up to 2 rerolls``: how many rerolls an action
+    allows.
+
+    >>> rerolls_text(0), rerolls_text(2)
+    ('no reroll', 'up to 2 rerolls')
+    """
+    return "no reroll" if n == 0 else f"up to {plural(n, 'reroll')}"
 
 
 def plural(n: int, noun: str, many: str | None = None) -> str:

@@ -51,7 +51,7 @@ def answer_lines(out):
         # 1 against 1 wins 5/12: 125/216 + 91/216 * 5/12 = (1500 + 455) / 2592
         (["risk", "2", "1"], "P(attacker wins): 1955/2592 (75.42%)"),
         # red die (1 pawn), 6+: 1/6
-        (["hierro-castle", "6"], "P(one action succeeds, up to 0 rerolls): 1/6 (16.67%)"),
+        (["hierro-castle", "6"], "P(one action succeeds, no reroll): 1/6 (16.67%)"),
         # legitimacy 2 is in the red band: 2+ on a d6 is 5/6; with a reroll 1 - (1/6)**2
         (
             ["hierro-diplomacy", "2", "--shields", "1"],

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.cli._base import CommandError, count, fmt, table_text, whole
+from coronas.formatting import rerolls_text
 
 __all__ = ["LIMITS", "ODDS_COMMANDS", "add_parser"]
 
@@ -153,7 +154,7 @@ def _hierro_castle_args(p: argparse.ArgumentParser) -> None:
 
 
 def _print_roll_odds(odds: Any, table: bool) -> None:
-    _answer(f"P(one action succeeds, up to {count(odds.shields, 'reroll')})", odds.probability)
+    _answer(f"P(one action succeeds, {rerolls_text(odds.shields)})", odds.probability)
     _answer("P(one roll succeeds, no reroll)", odds.single_roll)
     if table:
         print()

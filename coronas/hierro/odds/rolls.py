@@ -15,7 +15,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from coronas.dice import Die, ProbTable, rational
-from coronas.formatting import percent, plural
+from coronas.formatting import percent, plural, rerolls_text
 from coronas.hierro.odds._common import _count, _rules
 from coronas.hierro.odds.steps import StepCount, _action_outcomes, _shields_until_done
 from coronas.hierro.rules import Rules
@@ -75,7 +75,7 @@ class RollOdds:
             ("die", f"{self.colour} ({', '.join(str(f) for f in self.die)})"),
             ("one roll succeeds", f"{self.single_roll}  ({percent(self.single_roll)})"),
             (
-                f"one action succeeds (up to {plural(self.shields, 'reroll')})",
+                f"one action succeeds ({rerolls_text(self.shields)})",
                 f"{self.probability}  ({percent(self.probability)})",
             ),
             ("shields spent in that action (mean)", str(self.expected_shields)),
