@@ -174,6 +174,7 @@ class BatallaGame(Game):
     action_types = ACTION_TYPES
     min_players = 2
     max_players = 2
+    extra_params = ("position",)
 
     def __init__(
         self,
@@ -194,15 +195,6 @@ class BatallaGame(Game):
             if "chairs" in out["position"]:
                 out["position"]["chairs"] = [list(c) for c in self.position["chairs"]]
         return out
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> BatallaGame:
-        return cls(
-            players=params.get("players"),
-            seed=params.get("seed"),
-            rules=params.get("rules"),
-            position=params.get("position"),
-        )
 
     def new_initial_state(self) -> BatallaState:
         return self.state_class(self)

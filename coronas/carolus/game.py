@@ -327,6 +327,7 @@ class Game(engine.Game):
     action_types = ACTION_TYPES
     min_players = 2
     max_players = 3
+    extra_params = ("position",)
 
     def __init__(
         self,
@@ -360,15 +361,6 @@ class Game(engine.Game):
         if self.position is not None:
             out["position"] = self.position.to_dict()
         return out
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> Game:
-        return cls(
-            players=params.get("players"),
-            seed=params.get("seed"),
-            rules=params.get("rules"),
-            position=params.get("position"),
-        )
 
     def new_initial_state(self) -> CarolusState:
         """The start of the match: the set-up's first shuffle, or the position given."""

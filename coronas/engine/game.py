@@ -29,6 +29,9 @@ class Game:
     action_types: ClassVar[tuple[type, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    extra_params: ClassVar[tuple[str, ...]] = ()
+    """Keyword arguments of the constructor that a saved game records beside players, seed
+    and rules (``"position"``, ``"board"``), read back by :meth:`from_params`."""
 
     def __init__(self, players: int | None = None, seed: int | None = None, rules: Any = None):
         if players is None:
@@ -83,7 +86,7 @@ class Game:
         """
         from coronas.engine.saving import check_int
 
-        known = {"players", "seed", "rules", "board", "position"}
+        known = {"players", "seed", "rules", *cls.extra_params}
         unknown = sorted(set(params) - known)
         if unknown:
             return f"params: unknown field(s) {unknown[:5]}; expected some of {sorted(known)}"
@@ -97,7 +100,7 @@ class Game:
             problem = check_int(seed, "params.seed", -(2**64), 2**64)
             if problem:
                 return problem
-        for name in ("rules", "board", "position"):
+        for name in ("rules", *cls.extra_params):
             value = params.get(name)
             if value is None or isinstance(value, dict) or (name == "board" and value == "default"):
                 continue
@@ -111,8 +114,14 @@ class Game:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Game:
+        """The match that saved ``params``: players, seed and rules, and each name in the
+        game's ``extra_params`` (a position set up by hand, a board) given as a keyword."""
+        extra = {name: params.get(name) for name in cls.extra_params}
         return cls(
-            players=params.get("players"), seed=params.get("seed"), rules=params.get("rules")
+            players=params.get("players"),
+            seed=params.get("seed"),
+            rules=params.get("rules"),
+            **extra,
         )
 
     def __eq__(self, other: object) -> bool:

@@ -78,7 +78,6 @@ class State(journal.Journaled, abc.ABC):
     """
 
     _UNLOGGED: ClassVar[frozenset[str]] = frozenset({"game", "history", "_undo", "_keycache"})
-    _BASE_FIELDS: ClassVar[frozenset[str]] = _UNLOGGED
 
     def __init__(self, game: Game):
         self.game = game

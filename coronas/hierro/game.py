@@ -43,6 +43,7 @@ class Game(engine.Game):
     action_types = ACTION_TYPES
     min_players = 3
     max_players = 5
+    extra_params = ("board", "position")
 
     def __init__(
         self,
@@ -100,16 +101,6 @@ class Game(engine.Game):
         if self.start_position is not None:
             out["position"] = self.start_position
         return out
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> Game:
-        return cls(
-            players=params.get("players"),
-            seed=params.get("seed"),
-            rules=params.get("rules"),
-            board=params.get("board"),
-            position=params.get("position"),
-        )
 
     def new_initial_state(self) -> HierroState:
         """The start of the game, or the position this match starts from if it has one."""
