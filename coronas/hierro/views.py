@@ -19,6 +19,9 @@ from coronas.hierro.actions import (
     ZONE,
     AttackArmy,
     AttackCastle,
+    DealLoyalty,
+    Draw,
+    Keep,
     PlayCavalryCharge,
     PlayGoodFortune,
     Recruit,
@@ -103,6 +106,28 @@ class StateViews:
         for q in range(self.num_players):
             text = text.replace(f"player {q}", self.colour(q))
         return text
+
+    def describe_for(self, action: Any, viewer: int | None) -> str:
+        """:meth:`describe` as seat ``viewer`` sees ``action`` played here (None: an onlooker
+        who holds no seat): a card drawn, a loyalty card dealt or a card kept by another
+        player is not named (``"green draws a political card"``, ``"green is dealt a loyalty
+        card"``, ``"keep a card"``); the drawer sees its card (``"green draws spy"``).
+        Everything else every player sees as :meth:`describe` words it."""
+        step = self.step
+        if isinstance(action, Draw) and step == "draw" and self.queue:
+            p, deck = self.queue[0]
+            where = "" if self.into == "hand" else " to look at"
+            if viewer != p:
+                return f"{self.colour(p)} draws a {deck} card{where}"
+            return f"{self.colour(p)} draws {action.card}{where}"
+        if isinstance(action, DealLoyalty) and step == "loyalty" and None in self.loyalty:
+            p = self.loyalty.index(None)
+            if viewer != p:
+                return f"{self.colour(p)} is dealt a loyalty card"
+            return f"{self.colour(p)} is dealt loyalty card {action.card}"
+        if isinstance(action, Keep) and step == "keep" and viewer != self.keeper:
+            return "keep a card"
+        return self.describe(action)
 
     def _turn_text(self) -> str:
         return f"Turn {self.turn + 1} (round {self.turn // self.num_players + 1})"

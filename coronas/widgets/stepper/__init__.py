@@ -21,15 +21,20 @@ False
 The parts: :mod:`~coronas.widgets.stepper.outcomes` (typed outcomes, kinds of actions),
 :mod:`~coronas.widgets.stepper.model` (the model), :mod:`~coronas.widgets.stepper.files`
 (save and load), :mod:`~coronas.widgets.stepper.odds` (the odds of the move at hand, worded
-and cached per position) and :mod:`~coronas.widgets.stepper.view` (the widgets).
+and cached per position), :mod:`~coronas.widgets.stepper.seats` (whose eyes are shown: the
+open view, a seat's view of its secrets, pass and play) and
+:mod:`~coronas.widgets.stepper.view` (the widgets).
 """
 
 from coronas.widgets.stepper.model import StepperModel, score_text
 from coronas.widgets.stepper.odds import PositionOdds, odds_phrase, odds_record
 from coronas.widgets.stepper.outcomes import action_group, group_actions, parse_outcome
+from coronas.widgets.stepper.seats import OPEN, PASS_AND_PLAY
 from coronas.widgets.stepper.view import Stepper
 
 __all__ = [
+    "OPEN",
+    "PASS_AND_PLAY",
     "PositionOdds",
     "Stepper",
     "StepperModel",

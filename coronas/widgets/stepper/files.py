@@ -33,9 +33,9 @@ class SaveLoad:
     state: State
     names: tuple[str, ...] | None
     message: str
-    log: list[str]
+    _entries: list[Any]
 
-    def _history_log(self, state: State) -> list[str]:
+    def _history_log(self, state: State) -> list[Any]:
         raise NotImplementedError
 
     def _seat_bots(self, players: int) -> Any:
@@ -84,7 +84,7 @@ class SaveLoad:
                 f"{len(self.names)}"
             )
             return False
-        self.log = self._history_log(state)
+        self._entries = self._history_log(state)
         self._seat_bots(state.num_players)
         self.state = state
         self.message = f"loaded {_steps(state)} from {path}"

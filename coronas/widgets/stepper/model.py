@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +13,7 @@ from coronas.widgets._render import fraction_text
 from coronas.widgets.stepper.files import SaveLoad
 from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
 from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
+from coronas.widgets.stepper.seats import OPEN, LogEntry, SeatViews, describe_for, secret_chance
 
 __all__ = ["StepperModel", "score_text"]
 
@@ -49,7 +50,7 @@ def score_text(score: Any) -> str:
     return str(score)
 
 
-class StepperModel(SaveLoad):
+class StepperModel(SeatViews, SaveLoad):
     """A game being stepped through: the state, a seeded RNG, bots, a log and a message.
 
     Every method that could fail (an illegal action, a number that was not a possible roll,
@@ -62,6 +63,12 @@ class StepperModel(SaveLoad):
     ``names`` (one per player) say how the log and the status call the players. The log has
     a line for every step of the state's history, those played before the model was made
     included.
+
+    ``view`` says whose eyes are shown (:mod:`~coronas.widgets.stepper.seats`): ``"open"``
+    (everything, the default), a seat number (only what that seat may see), or ``"pass"``
+    (pass and play: the seat holding the laptop, handed between the ``humans``, by default
+    every seat). :attr:`status`, :attr:`situation` and the ``shown_*`` methods follow it;
+    :attr:`log`, :meth:`action_groups` and :meth:`chance_table` always tell everything.
     """
 
     def __init__(
@@ -70,6 +77,8 @@ class StepperModel(SaveLoad):
         bots: Any = None,
         seed: int | None = 0,
         names: Sequence[str] | None = None,
+        view: Any = OPEN,
+        humans: Iterable[int] | None = None,
     ):
         if names is not None and len(names) != state.num_players:
             raise ValueError(f"names: expected {state.num_players} names, got {len(names)}")
@@ -79,18 +88,32 @@ class StepperModel(SaveLoad):
         self.rng = random.Random(seed)
         self._bot_spec = bots  # kept to seat the bots again in a loaded game
         self._bots = _choosers(bots, state.num_players)
-        self.log: list[str] = self._history_log(state)
+        self._entries: list[LogEntry] = self._history_log(state)
         self.message = ""
         self._odds = PositionOdds()
+        self._seat_humans(humans)
+        if not self.set_view(view):
+            raise ValueError(self.message)
+        self.message = ""
 
     # -- what is shown ---------------------------------------------------------------------
+    @property
+    def log(self) -> list[str]:
+        """A line for every step, as the open view tells it (:meth:`shown_log
+        <coronas.widgets.stepper.seats.SeatViews.shown_log>`: as the viewer saw it)."""
+        return [e.line for e in self._entries]
+
     def player_name(self, player: int) -> str:
         """How a player is called: the ``names`` given, else as the game calls them."""
         return _player_name(self.state, player, self.names)
 
     @property
     def status(self) -> str:
-        """One line: who is to move, or what is being rolled, or that the game is over."""
+        """One line: who is to move, or what is being rolled, or that the game is over; in a
+        seat's view also whom it waits for, or to whom the laptop goes."""
+        seat = "" if self.is_open else self._seat_status()
+        if seat:
+            return seat
         player = self.state.current_player
         if player == TERMINAL:
             winners = ", ".join(self.player_name(p) for p in self.state.winners())
@@ -101,9 +124,10 @@ class StepperModel(SaveLoad):
 
     @property
     def situation(self) -> str:
-        """The first line of the state's own description (turn, phase, what is rolled)."""
-        text = str(self.state).strip()
-        return text.splitlines()[0] if text else ""
+        """The first line of the state's own description (turn, phase, what is rolled); in a
+        seat's view, of what that seat sees."""
+        text = str(self.state).strip() if self.is_open else ""
+        return self.shown_situation(text.splitlines()[0] if text else "")
 
     def action_groups(self) -> dict[str, list[Any]]:
         """The legal actions grouped by kind (``"Move army"``: [...]), in the game's order."""
@@ -145,33 +169,40 @@ class StepperModel(SaveLoad):
         return [(self.player_name(p), s) for p, s in enumerate(self.state.scores())]
 
     # -- changing the game -----------------------------------------------------------------
-    def _line(self, state: State, action: Any) -> str:
-        """The log's line for ``action`` about to be played in ``state``: who played it, or
-        the exact probability of a chance outcome."""
+    def _entry(self, state: State, action: Any) -> LogEntry:
+        """The log's entry for ``action`` about to be played in ``state``: who played it, or
+        the exact probability of a chance outcome; and, when some seat does not see it as it
+        is, the line each seat and an onlooker see (no probability at a secret draw)."""
         player = state.current_player
+        plain = state.describe(action)
+        head = "chance: " if player == CHANCE else f"{_player_name(state, player, self.names)}: "
+        note = ""
         if player == CHANCE:
             p = dict((str(o), q) for o, q in state.chance_outcomes()).get(str(action))
-            text = f"chance: {state.describe(action)}"
-            return text + (f"  (probability {fraction_text(p)})" if p else "")
-        return f"{_player_name(state, player, self.names)}: {state.describe(action)}"
+            note = f"  (probability {fraction_text(p)})" if p else ""
+        hidden = describe_for(state, action, None)
+        if hidden == plain and not (player == CHANCE and secret_chance(state)):
+            return LogEntry(player, head, plain, note)
+        seen = tuple(describe_for(state, action, q) for q in range(state.num_players))
+        return LogEntry(player, head, plain, note, seen, hidden)
 
-    def _history_log(self, state: State) -> list[str]:
+    def _history_log(self, state: State) -> list[LogEntry]:
         """The log of every step in ``state``'s history, as if played here: the steps are
         undone on a copy and played again."""
         replay = state.clone()
         for _ in state.history:
             replay.undo()
-        lines = []
+        entries = []
         for action in state.history:
-            lines.append(self._line(replay, action))
+            entries.append(self._entry(replay, action))
             replay.apply(action)
-        return lines
+        return entries
 
     def _record(self, action: Any) -> None:
-        line = self._line(self.state, action)
+        entry = self._entry(self.state, action)
         self.state.apply(action)
         self._odds.clear()
-        self.log.append(line)
+        self._entries.append(entry)
 
     def play(self, action: Any) -> bool:
         """Play a decision (or take a chance outcome). False, with the reason, if illegal."""
@@ -195,6 +226,9 @@ class StepperModel(SaveLoad):
         """At a chance node, apply what was really rolled at the table, typed as text."""
         if not self.state.is_chance_node():
             self.message = "nothing is being rolled now: choose an action instead"
+            return False
+        if not self._sees_chance():
+            self.message = "what is drawn here is hidden from this seat: use Roll"
             return False
         try:
             outcome = parse_outcome(text, [o for o, _ in self.chance_table()])
@@ -237,9 +271,12 @@ class StepperModel(SaveLoad):
             self.message = str(exc)
             return None
         self._odds.clear()
-        if len(self.log) > len(self.state.history):
-            self.log.pop()
-        self.message = f"undone: {action}"
+        told = str(action)
+        if len(self._entries) > len(self.state.history):
+            entry = self._entries.pop()
+            if not self.is_open:  # as the viewer saw it
+                told = entry.told(self.viewer)
+        self.message = f"undone: {told}"
         return action
 
     def load(self, path: Any) -> bool:
@@ -248,6 +285,10 @@ class StepperModel(SaveLoad):
         loaded = super().load(path)
         if loaded:
             self._odds.clear()
+            self.humans = frozenset(p for p in self.humans if p < self.state.num_players)
+            note = self.message
+            self.set_view(self.view if self.view in [v for _, v in self.view_options()] else OPEN)
+            self.message = note
         return loaded
 
     def _seat_bots(self, players: int) -> None:

@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 
 from coronas.engine import CHANCE, State
-from coronas.widgets._render import PlainTextFallback, find_drawer, state_html
+from coronas.widgets._render import PlainTextFallback, figure_html, find_drawer, state_html
 from coronas.widgets.stepper.files import default_save_path
 from coronas.widgets.stepper.model import StepperModel, score_text
 from coronas.widgets.stepper.outcomes import _norm
@@ -31,6 +31,12 @@ class Stepper:
     Undo, a bot move and "play to the end" work everywhere, and so do Save and Load, which
     write and read the game in the file named in the box next to them (``file``, relative to
     the notebook's folder). The log and the scores are shown below.
+
+    The View dropdown (``view``) chooses whose eyes are shown: the open view (everything, for
+    teaching), one seat's (its own secrets, the others' moves awaited, hidden draws), or pass
+    and play, where a hand-over screen hides everything between two people's seats
+    (``humans``, by default every seat) until the next one says they hold the laptop. See
+    :mod:`coronas.widgets.stepper.seats`.
     """
 
     def __init__(
@@ -42,15 +48,26 @@ class Stepper:
         log_lines: int = 12,
         names: Sequence[str] | None = None,
         file: str | None = None,
+        view: Any = "open",
+        humans: Sequence[int] | None = None,
     ):
         import ipywidgets as w
 
-        self.model = StepperModel(state, bots=bots, seed=seed, names=names)
+        self.model = StepperModel(
+            state, bots=bots, seed=seed, names=names, view=view, humans=humans
+        )
         self.draw = find_drawer(state) if draw is True else (draw or None)
         self.log_lines = log_lines
         button = dict(layout=w.Layout(width="auto"))
 
         self.status = w.HTML()
+        self.view_select = w.Dropdown(
+            description="View",
+            options=self.model.view_options(),
+            value=self.model.view,
+            layout=w.Layout(width="22em"),
+        )
+        self.handover_button = w.Button(button_style="warning", layout=w.Layout(width="auto"))
         self.board = w.HTML()
         self.message = w.HTML()
         self.log = w.HTML()
@@ -81,14 +98,14 @@ class Stepper:
             layout=w.Layout(width="20em"),
         )
         self.enter_button = w.Button(description="Enter", **button)
-        self.chance_box = w.VBox(
+        # Where an outcome is picked or typed: not offered at a secret draw in a seat's view.
+        self.outcome_rows = w.VBox(
             [
-                self.chance_html,
-                self.roll_button,
                 w.HBox([self.outcome_select, self.take_button]),
                 w.HBox([self.typed, self.enter_button]),
             ]
         )
+        self.chance_box = w.VBox([self.chance_html, self.roll_button, self.outcome_rows])
 
         self.undo_button = w.Button(description="Undo", **button)
         self.bot_button = w.Button(description="Bot move", **button)
@@ -113,9 +130,14 @@ class Stepper:
             ]
         )
 
+        self.controls = controls
+        # The HTML parts stay direct children, in this order (status first, the position
+        # second, the log last): the browser tests find them so.
         self.widget = w.VBox(
             [
                 self.status,
+                self.view_select,
+                self.handover_button,
                 self.board,
                 self.advice,
                 self.decision_box,
@@ -127,6 +149,8 @@ class Stepper:
             ]
         )
 
+        self.view_select.observe(lambda _: self._act(self._set_view), names="value")
+        self.handover_button.on_click(lambda _: self._act(self.model.take_laptop))
         self.group_select.observe(lambda _: self._fill_actions(), names="value")
         self.filter_text.observe(lambda _: self._fill_actions(), names="value")
         self.action_select.observe(lambda _: self._show_action_odds(), names="value")
@@ -155,6 +179,10 @@ class Stepper:
         step()
         self.refresh()
 
+    def _set_view(self) -> None:
+        if self.view_select.value != self.model.view:
+            self.model.set_view(self.view_select.value)
+
     def _play(self) -> None:
         actions = self._shown_actions()
         index = self.action_select.value
@@ -164,7 +192,7 @@ class Stepper:
         self.model.play(actions[index])
 
     def _take(self) -> None:
-        table = self.model.chance_table()
+        table = self.model.shown_chance_table(self.model.chance_table())
         index = self.outcome_select.value
         if index is None or not 0 <= index < len(table):
             self.model.message = "choose an outcome first"
@@ -176,7 +204,9 @@ class Stepper:
             self.typed.value = ""
 
     def _shown_actions(self) -> list[Any]:
-        actions = self.model.action_groups().get(self.group_select.value, [])
+        actions = self.model.shown_groups(self.model.action_groups()).get(
+            self.group_select.value, []
+        )
         needle = _norm(self.filter_text.value)
         describe = self.model.state.describe
         return [a for a in actions if needle in _norm(describe(a))] if needle else actions
@@ -193,7 +223,7 @@ class Stepper:
         actions = self._shown_actions()
         index = self.action_select.value
         text = ""
-        if index is not None and 0 <= index < len(actions):
+        if index is not None and 0 <= index < len(actions) and self.model.shows_odds():
             text = self.model.odds_text(actions[index])
         self.action_odds.value = (
             f"<span style='color:#555'>odds:</span> <b>{escape(text)}</b>" if text else ""
@@ -208,8 +238,16 @@ class Stepper:
             if model.situation
             else ""
         )
-        self.board.value = state_html(state, self.draw)
-        advice = model.odds_text()
+        seat = model.handover
+        self.handover_button.description = (
+            f"I am {model.player_name(seat)}, show my hand" if seat is not None else ""
+        )
+        self.handover_button.layout.display = None if seat is not None else "none"
+        # Behind the hand-over screen the position, the log and the odds are empty and
+        # the actions hidden (see the model); the controls are hidden too.
+        self.controls.layout.display = "none" if seat is not None else None
+        self.board.value = self._position_html()
+        advice = model.odds_text() if model.shows_odds() else ""
         label = "odds" if state.is_chance_node() else "advice"
         self.advice.value = (
             f"<div><span style='color:#555'>{label}:</span> <b>{escape(advice)}</b></div>"
@@ -217,15 +255,15 @@ class Stepper:
             else ""
         )
         player = state.current_player
-        self.decision_box.layout.display = None if player >= 0 else "none"
+        groups = model.shown_groups(model.action_groups())
+        self.decision_box.layout.display = None if player >= 0 and groups else "none"
         self.chance_box.layout.display = None if player == CHANCE else "none"
 
-        groups = model.action_groups()
         self.group_select.options = [(f"{g} ({len(a)})", g) for g, a in groups.items()]
         self.group_select.value = next(iter(groups), None)
         self._fill_actions()
 
-        table = model.chance_table()
+        table = model.shown_chance_table(model.chance_table())
         cell = "style='padding:1px 8px;text-align:right'"
         rows = "".join(
             f"<tr><td style='padding:1px 8px'>{escape(str(o))}</td><td {cell}><b>{p}</b></td>"
@@ -242,6 +280,8 @@ class Stepper:
         )
         self.outcome_select.options = [(f"{o}  ({p})", i) for i, (o, p) in enumerate(table)]
         self.outcome_select.value = 0 if table else None
+        hidden = player == CHANCE and not table  # a secret draw: only the seeded Roll
+        self.outcome_rows.layout.display = "none" if hidden else None
 
         colour = "#555" if model.message.startswith(_NOTES) else "#a00"
         self.message.value = (
@@ -254,8 +294,9 @@ class Stepper:
             if results is not None
             else ""
         )
-        lines = model.log[-self.log_lines :]
-        skipped = len(model.log) - len(lines)
+        shown = model.shown_log()
+        lines = shown[-self.log_lines :]
+        skipped = len(shown) - len(lines)
         head = f"<i>... {skipped} earlier steps</i><br>" if skipped else ""
         self.log.value = (
             "<div style='font-family:monospace;font-size:90%;line-height:1.35'>"
@@ -263,6 +304,26 @@ class Stepper:
             + "<br>".join(escape(line) for line in lines)
             + "</div>"
         )
+
+    def _position_html(self) -> str:
+        """The position: the whole state in the open view; in a seat's view the drawing of
+        the board (open to all in these games) and what that seat sees, as text."""
+        text = self.model.position_text()
+        if text is None:
+            return state_html(self.state, self.draw)
+        if not text:
+            return ""
+        drawing = ""
+        if self.draw is not None:
+            try:
+                drawn = self.draw(self.state)
+            except Exception as exc:  # a drawing bug must not break stepping through a game
+                drawing = f"<p style='color:#a00'>(the drawing failed: {escape(str(exc))})</p>"
+            else:
+                fig = drawn[0] if isinstance(drawn, tuple) else drawn
+                fig = fig if hasattr(fig, "savefig") else getattr(fig, "figure", None)
+                drawing = figure_html(fig) if fig is not None else ""
+        return drawing + f"<pre style='white-space:pre-wrap'>{escape(text)}</pre>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return PlainTextFallback._repr_mimebundle_(self, **kwargs)

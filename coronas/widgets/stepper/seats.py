@@ -1,0 +1,239 @@
+"""Whose eyes the stepper shows: the open view, one seat's view, or pass and play.
+
+In the open view (for teaching) everything is shown. In a seat's view the stepper shows only
+what that seat may see (:meth:`State.observation_text <coronas.engine.State.observation_text>`):
+the actions only when it is that seat's move, no outcome list at a secret draw, the log as
+that seat saw it (a card drawn by another player is not named), and the odds only of that
+seat's own moves and rolls. In pass and play one laptop goes round the table: the stepper
+shows the seat holding it, and when another person's seat is to move it hides everything
+behind a hand-over screen until that person says they hold the laptop.
+
+What a seat sees of a step comes from the state it is played in: ``describe_for(action,
+viewer)`` when the game has it (viewer None: an onlooker without a seat), else
+``describe(action)`` (a game without secrets).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from coronas.engine import CHANCE, TERMINAL, State
+
+__all__ = ["OPEN", "PASS_AND_PLAY", "LogEntry", "SeatViews", "describe_for", "secret_chance"]
+
+OPEN = "open"
+"""The view that shows everything (for teaching)."""
+PASS_AND_PLAY = "pass"
+"""The view that follows the laptop round the table."""
+
+
+def describe_for(state: State, action: Any, viewer: int | None) -> str:
+    """``action``, about to be played in ``state``, as seat ``viewer`` sees it (None: an
+    onlooker): the game's ``describe_for`` if it has one, else ``describe`` (nothing is
+    hidden)."""
+    worded = getattr(state, "describe_for", None)
+    return worded(action, viewer) if callable(worded) else state.describe(action)
+
+
+def secret_chance(state: State) -> bool:
+    """Whether the chance node being resolved hides its outcome from someone (a card drawn,
+    a card dealt): an onlooker does not see some outcome as it is."""
+    if not state.is_chance_node() or not callable(getattr(state, "describe_for", None)):
+        return False
+    return any(
+        describe_for(state, o, None) != state.describe(o) for o, _ in state.chance_outcomes()
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class LogEntry:
+    """One step of the log: who played it (``actor``: a seat, or CHANCE), who the line names
+    (``head``: ``"red: "``, ``"chance: "``), the step in words (``text``) and the probability
+    of a chance outcome (``note``). When someone does not see the step as it is, ``seen`` has
+    the words each seat sees and ``onlooker`` those of one without a seat, and nobody but
+    the open view is told the probability."""
+
+    actor: int
+    head: str
+    text: str
+    note: str = ""
+    seen: tuple[str, ...] = ()
+    onlooker: str = ""
+
+    @property
+    def line(self) -> str:
+        """The line of the open view."""
+        return self.head + self.text + self.note
+
+    def told(self, viewer: int | None) -> str:
+        """The step in words as ``viewer`` (a seat, or None for an onlooker) sees it."""
+        if not self.seen:
+            return self.text
+        return self.onlooker if viewer is None else self.seen[viewer]
+
+    def for_viewer(self, viewer: int | None) -> str:
+        """The log line as ``viewer`` (a seat, or None for an onlooker) sees it."""
+        return self.line if not self.seen else self.head + self.told(viewer)
+
+
+class SeatViews:
+    """The view selector and what each view shows, for
+    :class:`~coronas.widgets.stepper.StepperModel` (which provides the state, the names,
+    the log entries, the odds and the message these methods read).
+
+    ``view`` is :data:`OPEN`, a seat number, or :data:`PASS_AND_PLAY`; ``holder`` is, in
+    pass and play, the seat holding the laptop (None before anyone took it); ``humans`` the
+    seats played by people (pass and play hands the laptop only to them).
+    """
+
+    state: State
+    message: str
+    _entries: list[LogEntry]
+    view: Any = OPEN
+    holder: int | None = None
+    humans: frozenset[int] = frozenset()
+
+    def player_name(self, player: int) -> str:
+        raise NotImplementedError
+
+    def pending_odds(self) -> Any:
+        raise NotImplementedError
+
+    def _seat_humans(self, humans: Iterable[int] | None) -> None:
+        n = self.state.num_players
+        seats = range(n) if humans is None else humans
+        bad = [p for p in seats if not 0 <= p < n]
+        if bad:
+            raise ValueError(f"humans: there is no seat {bad[0]}: the seats are 0 to {n - 1}")
+        self.humans = frozenset(seats)
+
+    # -- choosing the view -----------------------------------------------------------------
+    def view_options(self) -> list[tuple[str, Any]]:
+        """The views to choose from, as (label, value): the open view, each seat, pass and
+        play."""
+        seats = [(f"seat: {self.player_name(p)}", p) for p in range(self.state.num_players)]
+        return [("open view (teaching)", OPEN), *seats, ("pass and play", PASS_AND_PLAY)]
+
+    def set_view(self, view: Any) -> bool:
+        """Show the game as ``view`` sees it (one of :meth:`view_options`' values). Pass and
+        play starts with nobody holding the laptop. False, with the reason, for no view."""
+        if view not in [v for _, v in self.view_options()] or isinstance(view, bool):
+            self.message = f"there is no view {view!r}"
+            return False
+        self.view = view
+        self.holder = None
+        return True
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose eyes are shown: the chosen seat, the holder of the laptop in pass
+        and play (None before anyone took it), None in the open view."""
+        if self.view == OPEN:
+            return None
+        if self.view == PASS_AND_PLAY:
+            return self.holder
+        return self.view
+
+    @property
+    def is_open(self) -> bool:
+        return self.view == OPEN
+
+    @property
+    def handover(self) -> int | None:
+        """In pass and play, the seat the laptop must go to now: a person's seat is to move
+        and someone else holds it; None otherwise."""
+        if self.view != PASS_AND_PLAY:
+            return None
+        player = self.state.current_player
+        if player >= 0 and player in self.humans and player != self.holder:
+            return player
+        return None
+
+    def take_laptop(self) -> bool:
+        """The seat the laptop was handed to takes it and sees its own position and secrets.
+        False, with the reason, if no hand-over is due."""
+        seat = self.handover
+        if seat is None:
+            self.message = "no hand-over is due"
+            return False
+        self.holder = seat
+        self.message = ""
+        return True
+
+    # -- what the view shows ---------------------------------------------------------------
+    def _may_act(self) -> bool:
+        """Whether the actions of the player to move are shown."""
+        if self.is_open:
+            return True
+        return self.handover is None and self.state.current_player == self.viewer
+
+    def _sees_chance(self) -> bool:
+        """Whether the outcomes of the chance node are listed (not at a secret draw in a
+        seat's view: their chances would tell what the other hands hold)."""
+        if self.is_open:
+            return True
+        return self.handover is None and not secret_chance(self.state)
+
+    def _seat_status(self) -> str:
+        """The status line of a seat's view."""
+        state, seat = self.state, self.handover
+        if seat is not None:
+            return f"Hand the laptop to {self.player_name(seat)}"
+        player = state.current_player
+        if player == CHANCE and not self._sees_chance():
+            first = state.chance_outcomes()[0][0]
+            return f"Chance: {describe_for(state, first, None)}"
+        if player >= 0 and player != self.viewer:
+            return f"Waiting for {self.player_name(player)}"
+        return ""
+
+    def position_text(self) -> str | None:
+        """The position as the viewer may see it: None in the open view (the whole state is
+        drawn), ``""`` behind the hand-over screen or before anyone holds the laptop."""
+        if self.is_open:
+            return None
+        if self.viewer is None or self.handover is not None:
+            return ""
+        return self.state.observation_text(self.viewer)
+
+    def shown_situation(self, situation: str) -> str:
+        """The first line of the position as the viewer sees it (``situation`` in the open
+        view)."""
+        if self.is_open:
+            return situation
+        text = self.position_text()
+        return text.splitlines()[0] if text else ""
+
+    def shown_groups(self, groups: dict[str, list[Any]]) -> dict[str, list[Any]]:
+        """``groups`` of legal actions if the viewer may act now, else none."""
+        return groups if self._may_act() else {}
+
+    def shown_chance_table(self, table: list[tuple[Any, Fraction]]) -> list[tuple[Any, Fraction]]:
+        """``table`` of chance outcomes if the viewer may see them, else none."""
+        return table if self._sees_chance() else []
+
+    def shown_log(self) -> list[str]:
+        """The log as the viewer saw each step (empty behind the hand-over screen)."""
+        if self.handover is not None:
+            return []
+        viewer = self.viewer
+        return [e.line if self.is_open else e.for_viewer(viewer) for e in self._entries]
+
+    def _last_actor(self) -> int | None:
+        """The seat whose decision led here (the latest step not played by chance)."""
+        return next((e.actor for e in reversed(self._entries) if e.actor >= 0), None)
+
+    def shows_odds(self) -> bool:
+        """Whether the viewer may see the odds of the move at hand: in a seat's view only
+        when it is its move, or a roll that follows its own decision."""
+        if self.is_open:
+            return True
+        if self.handover is not None or self.viewer is None:
+            return False
+        player = self.state.current_player
+        if player == CHANCE:
+            return self._sees_chance() and self._last_actor() == self.viewer
+        return player == self.viewer and player != TERMINAL
