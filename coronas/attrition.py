@@ -11,6 +11,10 @@ sizes, one battle's end is found by pushing its probability mass forward, and fr
 (sympy ``Rational`` by default) appear only in the answers. ``win_table(..., exact=False)``
 runs the same programme in floating point, for approximate pictures of any size.
 
+Sizes are whole numbers up to :data:`MAX_UNITS` (1000) a side, and an exact question covers
+at most :data:`MAX_PAIRS` (100,000) pairs ``attacker * defender`` (1,000,000 in floating
+point, 10,000 for :func:`markov_chain`); beyond that a ``ValueError`` names the limit.
+
 An :class:`AttritionRules` says which dice each side rolls at each size, how they are
 compared and who wins a tie. Two presets:
 
@@ -41,6 +45,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from coronas import _attrition_dp as _dp
+from coronas.bounds import at_most, whole
 from coronas.dice import D6, Die, ProbTable, rational, rational_matrix
 from coronas.formatting import percent
 
@@ -237,11 +242,26 @@ def clear_cache() -> None:
     _dp.sorted_roll.cache_clear()
 
 
-def _check_sizes(attacker: int, defender: int, allow_zero: bool = True) -> None:
+MAX_UNITS = 1000
+"""The most units one side of an exact battle may have."""
+MAX_PAIRS = 100_000
+"""The most (attacker, defender) pairs an exact question may cover: ``attacker * defender``
+(300 against 300 takes about half a second; the memory grows with it)."""
+MAX_FLOAT_PAIRS = 1_000_000
+"""The same for ``win_table(..., exact=False)`` (1000 against 1000 in floating point)."""
+MAX_CHAIN_PAIRS = 10_000
+"""The same for :func:`markov_chain`, whose graph holds a node per pair (100 against 100)."""
+
+
+def _check_sizes(
+    attacker: int, defender: int, allow_zero: bool = True, limit: int = MAX_PAIRS
+) -> None:
+    """Refuse sizes that are not whole numbers from 0 (or 1) to :data:`MAX_UNITS`, or whose
+    product is over ``limit``."""
     low = 0 if allow_zero else 1
-    for name, v in (("attacker", attacker), ("defender", defender)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < low:
-            raise ValueError(f"{name}: expected a whole number of units >= {low}, got {v!r}")
+    whole("attacker", attacker, low, MAX_UNITS)
+    whole("defender", defender, low, MAX_UNITS)
+    at_most("attacker x defender", attacker * defender, limit)
 
 
 class BattleEnd:
@@ -384,7 +404,9 @@ def win_table(
     array([[0.583333, 0.340278],
            [0.826389, 0.623843]])
     """
-    _check_sizes(max_attacker, max_defender, allow_zero=False)
+    _check_sizes(
+        max_attacker, max_defender, allow_zero=False, limit=MAX_PAIRS if exact else MAX_FLOAT_PAIRS
+    )
     engine = _engine(rules)
     if not exact:
         import numpy as np
@@ -415,7 +437,7 @@ def markov_chain(rules: AttritionRules, attacker: int, defender: int):
     """
     import networkx as nx
 
-    _check_sizes(attacker, defender, allow_zero=False)
+    _check_sizes(attacker, defender, allow_zero=False, limit=MAX_CHAIN_PAIRS)
     engine = _engine(rules)
     engine.wins(attacker, defender)
     G = nx.DiGraph(start=(attacker, defender), rules=rules.name)
@@ -488,6 +510,8 @@ def negative_binomial_win(p: Fraction, attacker: int, defender: int) -> Fraction
     >>> negative_binomial_win(Fraction(7, 12), 2, 1)
     Fraction(119, 144)
     """
+    whole("attacker", attacker, 0, MAX_UNITS)
+    whole("defender", defender, 0, MAX_UNITS)
     p = Fraction(p)
     q = 1 - p
     return sum(

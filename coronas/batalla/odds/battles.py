@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from coronas.batalla.actions import Accept, Reroll, SpendSwords
 from coronas.batalla.rules import Rules
 from coronas.dice import Die, ProbTable, rational
+from coronas.engine.schema import short
 
 if TYPE_CHECKING:
     import sympy
@@ -361,7 +362,19 @@ def battle(
     >>> b.gem > b.gem_no_rerolls          # a losing attacker pays 1 gold and tries again
     True
     """
-    rules = rules or Rules()
+    rules = _check_battle(attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
+    return BattleOdds(attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
+
+
+def _check_battle(
+    attacker_swords: Any, defender_shields: Any, attacker_gold: Any, defender_gold: Any, rules: Any
+) -> Rules:
+    """The rule set, once every number is on its track (swords and shields 0..militia_max,
+    gold gold_min..gold_max); else ValueError naming the argument and its range."""
+    if rules is None:
+        rules = _DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: expected a coronas.batalla.Rules, got {type(rules).__name__}")
     for name, v, lo, hi in (
         ("attacker_swords", attacker_swords, rules.min_swords_to_attack, rules.militia_max),
         ("defender_shields", defender_shields, 0, rules.militia_max),
@@ -369,11 +382,13 @@ def battle(
         ("defender_gold", defender_gold, rules.gold_min, rules.gold_max),
     ):
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {v!r}")
-    return BattleOdds(attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
+            raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {short(v)}")
+    return rules
 
 
-@functools.lru_cache(maxsize=4096)
+_DEFAULT_RULES = Rules()
+
+
 def gem_probability(
     attacker_swords: int,
     defender_shields: int,
@@ -382,12 +397,24 @@ def gem_probability(
     rules: Rules | None = None,
 ) -> Fraction:
     """P(gem) of :func:`battle` with optimal rerolls, as a ``Fraction`` (fast, cached: for
-    bots and inner loops).
+    bots and inner loops). The numbers must lie on their tracks, as for :func:`battle`.
 
     >>> gem_probability(2, 2)
     Fraction(5, 18)
     """
-    solver = _solver(attacker_swords, defender_shields, rules or Rules())
+    rules = _check_battle(attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
+    return _gem_probability(attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
+
+
+@functools.lru_cache(maxsize=4096)
+def _gem_probability(
+    attacker_swords: int,
+    defender_shields: int,
+    attacker_gold: int = 0,
+    defender_gold: int = 0,
+    rules: Rules | None = None,
+) -> Fraction:
+    solver = _solver(attacker_swords, defender_shields, rules)
     return sum(
         (
             pa * pd * solver.value((a, d, attacker_gold, defender_gold, 0, 0, 0))
