@@ -105,12 +105,12 @@ class RuleSet:
     @classmethod
     def from_dict(cls: type[R], data: Mapping[str, Any], source: str = "rules") -> R:
         if not isinstance(data, Mapping):
-            raise RulesError(f"{source}: expected an object of rule fields, got {data!r}")
+            raise RulesError(f"{source}: expected an object of rule fields, got {short(data)}")
         fields = {f.name: f for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - set(fields))
         if unknown:
             raise RulesError(
-                f"{source}: unknown field(s) {unknown}; the fields are {sorted(fields)}"
+                f"{source}: unknown field(s) {short(unknown)}; the fields are {sorted(fields)}"
             )
         defaults = cls()
         values = {}
@@ -191,32 +191,32 @@ def _coerce(value: Any, like: Any, where: str) -> Any:
     """Convert JSON data to the type of the default value ``like``, or raise RulesError."""
     if isinstance(like, bool):
         if not isinstance(value, bool):
-            raise RulesError(f"{where}: expected true or false, got {value!r}")
+            raise RulesError(f"{where}: expected true or false, got {short(value)}")
         return value
     if isinstance(like, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"{where}: expected a whole number, got {value!r}")
+            raise RulesError(f"{where}: expected a whole number, got {short(value)}")
         return value
     if isinstance(like, str):
         if not isinstance(value, str):
-            raise RulesError(f"{where}: expected text, got {value!r}")
+            raise RulesError(f"{where}: expected text, got {short(value)}")
         return value
     if isinstance(like, tuple):
         if not isinstance(value, (list, tuple)):
-            raise RulesError(f"{where}: expected a list, got {value!r}")
+            raise RulesError(f"{where}: expected a list, got {short(value)}")
         if like:
             return tuple(_coerce(v, like[0], f"{where}[{i}]") for i, v in enumerate(value))
         return tuple(value)
     if isinstance(like, Mapping):
         if not isinstance(value, Mapping):
-            raise RulesError(f"{where}: expected an object, got {value!r}")
+            raise RulesError(f"{where}: expected an object, got {short(value)}")
         sample = next(iter(like.values()), None)
         if sample is None:
             return dict(value)
         return {k: _coerce(v, sample, f"{where}[{k!r}]") for k, v in value.items()}
     if dataclasses.is_dataclass(like):
         if not isinstance(value, Mapping):
-            raise RulesError(f"{where}: expected an object, got {value!r}")
+            raise RulesError(f"{where}: expected an object, got {short(value)}")
         return type(like)(
             **{
                 f.name: _coerce(

@@ -95,11 +95,11 @@ def load_game_text(text: str, source: str = "saved game") -> State:
     parsed = [_action(raw, i, by_name, source) for i, raw in enumerate(actions)]
     try:
         game = game_cls.from_params(params)
+        state = game.new_initial_state()  # a game may refuse its parameters only here
     except (ValueError, RulesError) as exc:
         raise _fail(source, f"params: {exc}") from None
     except (TypeError, KeyError, IndexError, AttributeError) as exc:
         raise _fail(source, f"params: malformed ({type(exc).__name__}: {exc})") from None
-    state = game.new_initial_state()
     for i, action in enumerate(parsed):
         try:
             state.apply(action)

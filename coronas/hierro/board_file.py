@@ -197,7 +197,7 @@ def _coordinate(value: Any, limit: float, source: str, where: str) -> float:
     if (
         isinstance(value, bool)
         or not isinstance(value, (int, float))
-        or not math.isfinite(value)
+        or not (isinstance(value, int) or math.isfinite(value))
         or abs(value) > limit
     ):
         raise _fail(
