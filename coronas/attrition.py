@@ -119,6 +119,15 @@ def _steps(value: Any, side: str) -> DiceSteps:
     return tuple(steps)
 
 
+MAX_DICE = 10
+"""The most dice one side may roll in a round."""
+MAX_STEPS = 1000
+"""The most sizes a dice rule may list."""
+MAX_ROLLS = 1_000_000
+"""The most ways one round may be rolled: the product of the faces of every die of both
+sides (Risk's 3 dice against 2 is 7,776)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class AttritionRules:
     """How one round of an attrition battle is fought.
@@ -134,6 +143,9 @@ class AttritionRules:
 
     ``ties`` says who wins a comparison of equal dice: ``"attacker"``, ``"defender"`` or
     ``"none"`` (nobody loses on that comparison; a round with no loss is rolled again).
+
+    At most :data:`MAX_DICE` dice a side, and one round rolled at most :data:`MAX_ROLLS` ways
+    (the faces of all the dice multiplied); beyond that a ValueError.
     """
 
     attacker_dice: DiceSteps
@@ -149,6 +161,14 @@ class AttritionRules:
             raise ValueError(f"ties: expected 'attacker', 'defender' or 'none', got {self.ties!r}")
         if self.pairing not in ("pairs", "highest"):
             raise ValueError(f"pairing: expected 'pairs' or 'highest', got {self.pairing!r}")
+        rolls = []
+        for side in ("attacker", "defender"):
+            steps = getattr(self, f"{side}_dice")
+            at_most(f"{side}_dice: the sizes listed", len(steps), MAX_STEPS)
+            for _, dice in steps:
+                at_most(f"{side}_dice: the dice rolled at one size", len(dice), MAX_DICE)
+            rolls.append(max(math.prod(len(d) for d in dice) for _, dice in steps))
+        at_most("the rolls of one round (attacker's x defender's)", math.prod(rolls), MAX_ROLLS)
 
     def dice(self, side: Side, size: int) -> tuple[Die, ...]:
         """The dice ``side`` rolls when it has ``size`` units."""

@@ -31,4 +31,4 @@ def at_most(what: str, size: int, limit: int) -> None:
     """Refuse a question whose ``size`` (the work it takes, described by ``what``) is over
     ``limit``."""
     if size > limit:
-        raise ValueError(f"{what} is {size:,}; at most {limit:,} is answered")
+        raise ValueError(f"{what} is {size:,}; the limit is {limit:,}")
