@@ -10,6 +10,7 @@ removed or added, lists cut or doubled."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 
@@ -23,10 +24,12 @@ from coronas.hierro.board import Board, load_board
 from coronas.hierro.board_file import MAX_CITIES, BoardError
 from tests.fuzzing import SAVED_GAMES, dumps, mutate, saved_text, time_limit
 
+SCALE = int(os.environ.get("CORONAS_FUZZ_SCALE", "1"))
+"""How many times more examples to try (``CORONAS_FUZZ_SCALE=20`` for a long local run)."""
 FUZZ = settings(
-    max_examples=25,
+    max_examples=25 * SCALE,
     deadline=None,
-    derandomize=True,
+    derandomize=SCALE == 1,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 LIMIT = 10.0  # seconds any one load, check or question may take, even on a loaded machine
@@ -84,7 +87,7 @@ def test_hundreds_of_mutated_saved_games_give_only_named_errors(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=10, deadline=None, derandomize=True)
+@settings(max_examples=10 * SCALE, deadline=None, derandomize=SCALE == 1)
 @given(seed=st.integers(0, 2**32), times=st.integers(0, 2))
 def test_load_game_the_stepper_and_replay_take_a_mutated_file(tmp_path_factory, game, seed, times):
     from coronas.widgets import StepperModel
@@ -240,6 +243,24 @@ def test_rules_at_the_ends_of_their_ranges_are_refused_or_playable(game, field, 
             assert not isinstance(exc, IllegalAction), exc
 
 
+@pytest.mark.parametrize("game", GAMES)
+@FUZZ
+@given(data=st.data())
+def test_rules_with_several_fields_at_their_ends_are_refused_or_playable(game, data):
+    corners = [(name, value) for g, name, value in CORNERS if g == game]
+    chosen = data.draw(st.lists(st.sampled_from(corners), min_size=2, max_size=6))
+    cls = _rules_classes()[game]
+    try:
+        rules = cls(**dict(chosen))
+    except RulesError:
+        return
+    with time_limit(LIMIT):
+        try:
+            _play(game, rules, steps=300, seed=len(chosen))
+        except ValueError as exc:
+            assert not isinstance(exc, IllegalAction), exc
+
+
 @pytest.mark.parametrize(
     ("game", "field", "value"),
     [
@@ -351,7 +372,7 @@ TOKENS = [
 ]
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=150 * SCALE, deadline=None, derandomize=SCALE == 1)
 @given(argv=st.lists(st.sampled_from(TOKENS), min_size=1, max_size=7))
 def test_bad_command_lines_fail_on_one_line(argv):
     with time_limit(LIMIT):
@@ -412,7 +433,7 @@ CALLS = _odds_calls()
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=30 * SCALE, deadline=None, derandomize=SCALE == 1)
 @given(data=st.data())
 def test_odds_refuse_bad_arguments_with_a_value_error(name, data):
     fn, arity = CALLS[name]

@@ -94,8 +94,9 @@ class RuleSet:
     def _check_ranges(self) -> None:
         """Refuse a field whose value is not of its default's kind or is outside its range."""
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            like = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
-            problem = _out_of_range(getattr(self, f.name), like, f.metadata)
+            value = getattr(self, f.name)
+            like = _default(f, value)
+            problem = _out_of_range(value, like, f.metadata)
             if problem is not None:
                 raise RulesError(f"{f.name}: {problem}")
 
@@ -132,6 +133,15 @@ class RuleSet:
     def replace(self: R, **changes: Any) -> R:
         """A copy with some fields changed (the rule set itself is immutable)."""
         return type(self).from_dict({**self.to_dict(), **changes})
+
+
+def _default(f: dataclasses.Field, value: Any) -> Any:
+    """A field's default value, the model of what kind of value it holds."""
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return value
 
 
 def _int_problem(value: Any, low: int, high: int) -> str | None:
