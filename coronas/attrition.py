@@ -11,6 +11,10 @@ sizes, one battle's end is found by pushing its probability mass forward, and fr
 (sympy ``Rational`` by default) appear only in the answers. ``win_table(..., exact=False)``
 runs the same programme in floating point, for approximate pictures of any size.
 
+Sizes are whole numbers up to :data:`MAX_UNITS` (1000) a side, and an exact question covers
+at most :data:`MAX_PAIRS` (100,000) pairs ``attacker * defender`` (1,000,000 in floating
+point, 10,000 for :func:`markov_chain`); beyond that a ``ValueError`` names the limit.
+
 An :class:`AttritionRules` says which dice each side rolls at each size, how they are
 compared and who wins a tie. Two presets:
 
@@ -41,6 +45,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from coronas import _attrition_dp as _dp
+from coronas.bounds import at_most, whole
 from coronas.dice import D6, Die, ProbTable, rational, rational_matrix
 from coronas.formatting import percent
 
@@ -114,6 +119,15 @@ def _steps(value: Any, side: str) -> DiceSteps:
     return tuple(steps)
 
 
+MAX_DICE = 10
+"""The most dice one side may roll in a round."""
+MAX_STEPS = 1000
+"""The most sizes a dice rule may list."""
+MAX_ROLLS = 1_000_000
+"""The most ways one round may be rolled: the product of the faces of every die of both
+sides (Risk's 3 dice against 2 is 7,776)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class AttritionRules:
     """How one round of an attrition battle is fought.
@@ -129,6 +143,9 @@ class AttritionRules:
 
     ``ties`` says who wins a comparison of equal dice: ``"attacker"``, ``"defender"`` or
     ``"none"`` (nobody loses on that comparison; a round with no loss is rolled again).
+
+    At most :data:`MAX_DICE` dice a side, and one round rolled at most :data:`MAX_ROLLS` ways
+    (the faces of all the dice multiplied); beyond that a ValueError.
     """
 
     attacker_dice: DiceSteps
@@ -144,6 +161,14 @@ class AttritionRules:
             raise ValueError(f"ties: expected 'attacker', 'defender' or 'none', got {self.ties!r}")
         if self.pairing not in ("pairs", "highest"):
             raise ValueError(f"pairing: expected 'pairs' or 'highest', got {self.pairing!r}")
+        rolls = []
+        for side in ("attacker", "defender"):
+            steps = getattr(self, f"{side}_dice")
+            at_most(f"{side}_dice: the sizes listed", len(steps), MAX_STEPS)
+            for _, dice in steps:
+                at_most(f"{side}_dice: the dice rolled at one size", len(dice), MAX_DICE)
+            rolls.append(max(math.prod(len(d) for d in dice) for _, dice in steps))
+        at_most("the rolls of one round (attacker's x defender's)", math.prod(rolls), MAX_ROLLS)
 
     def dice(self, side: Side, size: int) -> tuple[Die, ...]:
         """The dice ``side`` rolls when it has ``size`` units."""
@@ -237,11 +262,26 @@ def clear_cache() -> None:
     _dp.sorted_roll.cache_clear()
 
 
-def _check_sizes(attacker: int, defender: int, allow_zero: bool = True) -> None:
+MAX_UNITS = 1000
+"""The most units one side of an exact battle may have."""
+MAX_PAIRS = 100_000
+"""The most (attacker, defender) pairs an exact question may cover: ``attacker * defender``
+(300 against 300 takes about half a second; the memory grows with it)."""
+MAX_FLOAT_PAIRS = 1_000_000
+"""The same for ``win_table(..., exact=False)`` (1000 against 1000 in floating point)."""
+MAX_CHAIN_PAIRS = 10_000
+"""The same for :func:`markov_chain`, whose graph holds a node per pair (100 against 100)."""
+
+
+def _check_sizes(
+    attacker: int, defender: int, allow_zero: bool = True, limit: int = MAX_PAIRS
+) -> None:
+    """Refuse sizes that are not whole numbers from 0 (or 1) to :data:`MAX_UNITS`, or whose
+    product is over ``limit``."""
     low = 0 if allow_zero else 1
-    for name, v in (("attacker", attacker), ("defender", defender)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < low:
-            raise ValueError(f"{name}: expected a whole number of units >= {low}, got {v!r}")
+    whole("attacker", attacker, low, MAX_UNITS)
+    whole("defender", defender, low, MAX_UNITS)
+    at_most("attacker x defender", attacker * defender, limit)
 
 
 class BattleEnd:
@@ -384,7 +424,9 @@ def win_table(
     array([[0.583333, 0.340278],
            [0.826389, 0.623843]])
     """
-    _check_sizes(max_attacker, max_defender, allow_zero=False)
+    _check_sizes(
+        max_attacker, max_defender, allow_zero=False, limit=MAX_PAIRS if exact else MAX_FLOAT_PAIRS
+    )
     engine = _engine(rules)
     if not exact:
         import numpy as np
@@ -415,7 +457,7 @@ def markov_chain(rules: AttritionRules, attacker: int, defender: int):
     """
     import networkx as nx
 
-    _check_sizes(attacker, defender, allow_zero=False)
+    _check_sizes(attacker, defender, allow_zero=False, limit=MAX_CHAIN_PAIRS)
     engine = _engine(rules)
     engine.wins(attacker, defender)
     G = nx.DiGraph(start=(attacker, defender), rules=rules.name)
@@ -488,6 +530,8 @@ def negative_binomial_win(p: Fraction, attacker: int, defender: int) -> Fraction
     >>> negative_binomial_win(Fraction(7, 12), 2, 1)
     Fraction(119, 144)
     """
+    whole("attacker", attacker, 0, MAX_UNITS)
+    whole("defender", defender, 0, MAX_UNITS)
     p = Fraction(p)
     q = 1 - p
     return sum(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 
 from coronas.engine import RuleSet
+from coronas.engine.rules import bounded
 
 __all__ = [
     "CHURCH_SQUARES",
@@ -78,36 +79,36 @@ class Rules(RuleSet):
     """
 
     # -- dice and council -------------------------------------------------------------------
-    die_faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+    die_faces: tuple[int, ...] = bounded((1, 2, 3, 4, 5, 6), 1, 6, length=(1, 36))
     """Faces of every die (decision dice, battle dice, roll-off). Chairs are numbered 1-6."""
-    chairs: int = 6
+    chairs: int = bounded(6, 1, 6)
     """Number of council chairs (one per counselor)."""
 
     # -- tracks (B1) --------------------------------------------------------------------------
-    shields_start: int = 2
-    swords_start: int = 2
-    militia_max: int = 5
-    gold_start: int = 0
-    gold_min: int = -1
-    gold_max: int = 7
-    gems_each: int = 3
+    shields_start: int = bounded(2, 0, 20)
+    swords_start: int = bounded(2, 0, 20)
+    militia_max: int = bounded(5, 1, 20)
+    gold_start: int = bounded(0, -20, 50)
+    gold_min: int = bounded(-1, -20, 0)
+    gold_max: int = bounded(7, 0, 50)
+    gems_each: int = bounded(3, 1, 10)
     """Gems in each castle at the start; taking all of the enemy's wins (B9)."""
     gem_covers_gold: bool = True
     """B1: each gem won covers the top square of its winner's gold track (cap 7 - gems won)."""
 
     # -- prices -------------------------------------------------------------------------------
-    militia_cost: int = 3
+    militia_cost: int = bounded(3, 0, 50)
     """Gold for one shield or one sword."""
-    dragon_costs: tuple[int, ...] = (2, 3, 4, 5, 6)
+    dragon_costs: tuple[int, ...] = bounded((2, 3, 4, 5, 6), 1, 50, length=(1, 20))
     """B2: gold to enter dragon levels 1..5 (the rulebook prints only level 1 = 2)."""
 
     # -- counselors (B3-B5) and tokens (B11) ----------------------------------------------
-    militia_commander_units: int = 1
-    master_of_coin_gold: int = 3
-    sorcerer_levels: int = 1
-    smith_units: int = 2
+    militia_commander_units: int = bounded(1, 0, 20)
+    master_of_coin_gold: int = bounded(3, 0, 50)
+    sorcerer_levels: int = bounded(1, 0, 20)
+    smith_units: int = bounded(2, 1, 20)
     """Units the Smith token gives for the price of one."""
-    crown_gold: int = 3
+    crown_gold: int = bounded(3, 0, 50)
     crown_in_battle: bool = True
     """B11: the Crown is spent "at any time during your turn", its attack included, so its
     gold pays for the attacker's rerolls (a reroll is offered to an attacker who can pay only
@@ -130,11 +131,11 @@ class Rules(RuleSet):
     church_revisit: str = "not_twice_in_a_row"
     """"not_twice_in_a_row": the clergy moves to any square but the one it is on (B6);
     "never": only to squares it has not visited yet this game."""
-    church_sword_loss: int = 1
-    church_dragon_loss: int = 1
+    church_sword_loss: int = bounded(1, 0, 20)
+    church_dragon_loss: int = bounded(1, 0, 20)
 
     # -- dragon (B2) --------------------------------------------------------------------------
-    dragon_damage: int = 4
+    dragon_damage: int = bounded(4, 0, 20)
     """Shields the enemy loses when the dragon attacks (no defence)."""
     dragon_takes_gem: bool = True
     """B2: a dragon attack that leaves the enemy at 0 shields takes a gem, as a battle does."""
@@ -142,13 +143,13 @@ class Rules(RuleSet):
     # -- battle (B7, B8) ----------------------------------------------------------------------
     first_turn_attack: bool = False
     """The first player may not declare an attack on the first turn of the game."""
-    min_swords_to_attack: int = 1
-    reroll_first_cost: int = 1
-    reroll_cost_step: int = 1
+    min_swords_to_attack: int = bounded(1, 1, 20)
+    reroll_first_cost: int = bounded(1, 0, 50)
+    reroll_cost_step: int = bounded(1, 0, 50)
     """A player's k-th reroll in one battle costs first + (k-1) * step gold (B7: k gold)."""
     reroll_on_tie: bool = False
     """B7: on a tie nobody rerolls. True: the attacker, then the defender, may pay to reroll."""
-    min_swords_spent: int = 0
+    min_swords_spent: int = bounded(0, 0, 20)
     """B8: a winning attacker "can spend up to" the margin (its swords and the defender's
     shields bound it too), so from 0; 1 for a group that makes a won battle cost a sword."""
 

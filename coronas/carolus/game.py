@@ -25,6 +25,7 @@ from coronas.carolus.effects import NOBODY, family_controller
 from coronas.carolus.legality import whole
 from coronas.carolus.rules import Rules
 from coronas.engine import register_game
+from coronas.engine.schema import short
 
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
@@ -145,9 +146,10 @@ def set_position(state: CarolusState, pos: Position) -> None:
     def counts(spec: Mapping[str, int], where: str) -> list[int]:
         out = [0] * len(rules.families)
         for f, c in dict(spec).items():
-            if isinstance(c, bool) or not isinstance(c, int) or c < 0:
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= MAX_COUNT:
                 raise ValueError(
-                    f"position: {where}: count of {f} must be a whole number >= 0, got {c!r}"
+                    f"position: {where}: count of {f} must be a whole number from 0 to "
+                    f"{MAX_COUNT}, got {short(c)}"
                 )
             out[fam(f, where)] += c
         return out
@@ -192,7 +194,7 @@ def set_position(state: CarolusState, pos: Position) -> None:
         if len(tuple(oc)) != 2:
             raise ValueError(f"position: castles of region {r} must be (owner, count)")
         o, c = oc
-        if not (whole(o) and 0 <= o < n) or not whole(c) or c < 0:
+        if not (whole(o) and 0 <= o < n) or not whole(c) or not 0 <= c <= MAX_COUNT:
             raise ValueError(
                 f"position: castles of region {r}: owner must be a player "
                 f"0-{n - 1} and count >= 0, got {oc!r}"
@@ -232,8 +234,10 @@ def set_position(state: CarolusState, pos: Position) -> None:
             )
     if pos.phase not in _PHASES_BY_HAND:
         raise ValueError(f"position: phase must be one of {_PHASES_BY_HAND}, got {pos.phase!r}")
-    if not 0 <= pos.turn < n:
+    if not whole(pos.turn) or not 0 <= pos.turn < n:
         raise ValueError(f"position: turn must be an index into the order (0-{n - 1})")
+    if not whole(pos.round) or not 1 <= pos.round <= MAX_ROUND:
+        raise ValueError(f"position: round must be a whole number from 1 to {MAX_ROUND}")
     state.round = pos.round
     state.cursor = pos.turn
     state.phase = pos.phase
@@ -257,13 +261,22 @@ def set_position(state: CarolusState, pos: Position) -> None:
     }[pos.phase]
     state.left = full if pos.left is None else pos.left
     state.drawer = p
-    if pos.phase == "replenish" and (not whole(state.left) or state.left < 1):
-        raise ValueError(f"position: left must be 1 or more knights to draw, got {state.left}")
+    if pos.phase == "replenish" and (not whole(state.left) or not 1 <= state.left <= full):
+        raise ValueError(
+            f"position: left must be 1 or more knights to draw (at most {full}), "
+            f"got {short(state.left)}"
+        )
     if pos.phase == "deploy" and not 0 < state.left <= sum(state.reserve[p]):
         raise ValueError(
             f"position: player {p} cannot deploy {state.left} knights "
             f"from a reserve of {sum(state.reserve[p])}"
         )
+
+
+MAX_COUNT = 1000
+"""The most knights of one family, or castles, one entry of a hand-set position may hold."""
+MAX_ROUND = 100_000
+"""The highest round number a hand-set position may show."""
 
 
 def _region_id(state: CarolusState, r: Any, where: str) -> int:

@@ -29,6 +29,7 @@ from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING
 
+from coronas.bounds import at_most, whole
 from coronas.carolus.board import region_name
 from coronas.carolus.rules import JOKER, Rules
 from coronas.dice import Die, ProbTable, rational
@@ -53,6 +54,13 @@ __all__ = [
     "replenish_table",
     "rival_threat",
 ]
+
+
+MAX_DRAWS = 1000
+"""The most knights :func:`family_draw_distribution` and :func:`knights_for_family` draw."""
+MAX_REPLENISH_OUTCOMES = 20_000
+"""The most outcomes (count tuples) :func:`replenish_distribution` lists: 15 draws of the six
+default kinds have 15,504."""
 
 
 def _family(rules: Rules, family: str | None) -> str:
@@ -81,11 +89,12 @@ def family_draw_distribution(
     """Distribution of how many of ``draws`` knights can go to ``family`` (jokers included):
     binomial with the single-draw probability of :func:`draw_probability`.
 
+    ``draws`` is from 0 to :data:`MAX_DRAWS` (1000).
+
     >>> family_draw_distribution(2)[2]      # (1/3)**2
     Fraction(1, 9)
     """
-    if draws < 0:
-        raise ValueError(f"draws must be 0 or more, got {draws}")
+    whole("draws", draws, 0, MAX_DRAWS)
     p = draw_probability(family, rules)
     return Die.from_pmf(
         {k: math.comb(draws, k) * p**k * (1 - p) ** (draws - k) for k in range(draws + 1)}
@@ -97,11 +106,14 @@ def knights_for_family(
 ) -> sympy.Rational | Fraction:
     """Probability that at least ``at_least`` of ``draws`` knights can go to one chosen
     family, jokers included (a sympy ``Rational``; a ``Fraction`` under
-    :func:`~coronas.dice.exact_fractions`).
+    :func:`~coronas.dice.exact_fractions`). ``draws`` is from 0 to 1000 and ``at_least``
+    from -1000 to 1000.
 
     >>> knights_for_family(3, 2)           # 3*(1/3)**2*(2/3) + (1/3)**3 = 7/27
     7/27
     """
+    whole("at_least", at_least, -MAX_DRAWS, MAX_DRAWS)
+    whole("draws", draws, 0, MAX_DRAWS)
     if at_least <= 0:
         return rational(1)
     return rational(family_draw_distribution(draws, family, rules).p_ge(at_least))
@@ -113,7 +125,9 @@ def _kinds(rules: Rules) -> tuple[str, ...]:
 
 def replenish_distribution(draws: int, rules: Rules | None = None) -> Die:
     """The full distribution of a replenish by family: outcomes are tuples of counts, one
-    per family in ``rules.families`` order and then the jokers (multinomial).
+    per family in ``rules.families`` order and then the jokers (multinomial). The outcomes
+    are at most :data:`MAX_REPLENISH_OUTCOMES` (15 draws of the default six kinds); beyond
+    that a ValueError.
 
     >>> d = replenish_distribution(2)
     >>> d[(2, 0, 0, 0, 0, 0)], d[(1, 0, 0, 0, 0, 1)]   # 1/36 and 2 orders * 1/36
@@ -121,6 +135,12 @@ def replenish_distribution(draws: int, rules: Rules | None = None) -> Die:
     """
     rules = rules or Rules()
     kinds = _kinds(rules)
+    whole("draws", draws, 0, MAX_DRAWS)
+    at_most(
+        f"the number of outcomes of {draws} draws of {len(kinds)} kinds",
+        math.comb(draws + len(kinds) - 1, len(kinds) - 1),
+        MAX_REPLENISH_OUTCOMES,
+    )
     faces = rules.draw_faces
     p = [Fraction(sum(1 for f in faces if f == k), len(faces)) for k in kinds]
     pmf: dict[tuple[int, ...], Fraction] = {}
@@ -360,7 +380,7 @@ def _control_chance(
 ) -> Fraction:
     rules: Rules = state.rules
     n = state.num_players
-    draws = rules.draw_count(n) if draws is None else draws
+    draws = rules.draw_count(n) if draws is None else whole("draws", draws, 0, MAX_DRAWS)
     need = control_need(state, player, family, rival_gain, rival_first)
     if need > rules.deploy_count(n):
         return Fraction(0)

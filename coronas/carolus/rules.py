@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 
 from coronas.engine import RulesError, RuleSet
+from coronas.engine.rules import bounded
 
 __all__ = ["JOKER", "Rules"]
 
@@ -31,31 +32,33 @@ class Rules(RuleSet):
     :meth:`castle_target` pick the right one.
     """
 
-    families: tuple[str, ...] = ("red", "yellow", "green", "blue", "pink")
+    families: tuple[str, ...] = bounded(("red", "yellow", "green", "blue", "pink"), length=(1, 10))
     """The noble families (knight colours)."""
-    knights_per_family: int = 3
+    knights_per_family: int = bounded(3, 1, 20)
     """Knights of each family shuffled onto the board at the start (3 x 5 = 15)."""
-    regions: int = 15
+    regions: int = bounded(15, 1, 60)
     """Regions around the ring, numbered 1.. clockwise (ruling C1)."""
-    emperor_start: int = 1
+    emperor_start: int = bounded(1, 1, 60)
     """The region where the emperor starts (ruling C1)."""
-    discs: tuple[int, ...] = (1, 2, 3, 4, 5)
+    discs: tuple[int, ...] = bounded((1, 2, 3, 4, 5), 1, 60, length=(1, 20))
     """Each player's numbered discs: the turn order and the emperor's longest move."""
-    draw_faces: tuple[str, ...] = ("red", "yellow", "green", "blue", "pink", JOKER)
+    draw_faces: tuple[str, ...] = bounded(
+        ("red", "yellow", "green", "blue", "pink", JOKER), length=(1, 60)
+    )
     """The equally likely outcomes of one knight draw (a face may repeat to weight it)."""
-    reserve_2p: int = 7
-    reserve_3p: int = 9
+    reserve_2p: int = bounded(7, 1, 50)
+    reserve_3p: int = bounded(9, 1, 50)
     """Knights drawn into each reserve at the start."""
-    deploy_2p: int = 3
-    deploy_3p: int = 4
+    deploy_2p: int = bounded(3, 1, 50)
+    deploy_3p: int = bounded(4, 1, 50)
     """Knights each player deploys per turn (all of the reserve if it holds fewer: C2)."""
-    draw_2p: int = 3
-    draw_3p: int = 4
+    draw_2p: int = bounded(3, 1, 10)
+    draw_3p: int = bounded(4, 1, 10)
     """Knights drawn to replenish the reserve at the end of a turn."""
-    castle_target_2p: int = 10
-    castle_target_3p: int = 8
+    castle_target_2p: int = bounded(10, 1, 60)
+    castle_target_3p: int = bounded(8, 1, 60)
     """Castles that end the game at once."""
-    min_regions: int = 4
+    min_regions: int = bounded(4, 1, 60)
     """The game ends when fewer regions than this remain."""
 
     def __post_init__(self) -> None:

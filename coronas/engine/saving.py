@@ -9,15 +9,14 @@ file, the JSON path of the value and what was expected.
 
 from __future__ import annotations
 
-import json
-import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coronas.engine.actions import _unjson, action_to_dict
 from coronas.engine.errors import IllegalAction, RulesError, SaveFileError
 from coronas.engine.game import _GAMES, _import_games
-from coronas.engine.schema import MAX_INT, action_checker, check_depth, short
+from coronas.engine.schema import MAX_INT, action_checker, short
+from coronas.engine.textfile import MAX_FILE_BYTES, parse_json, read_text_file
 
 if TYPE_CHECKING:
     from coronas.engine.state import State
@@ -26,8 +25,6 @@ __all__ = ["FORMAT_VERSION", "MAX_ACTIONS", "MAX_FILE_BYTES", "load_game", "stat
 
 FORMAT_VERSION = 1
 """Version of the saved-game JSON format written by :meth:`State.to_json`."""
-MAX_FILE_BYTES = 16 * 2**20
-"""The largest saved game read (16 MiB: a few hundred long games' worth of actions)."""
 MAX_ACTIONS = 200_000
 """The most actions a saved game may hold."""
 MAX_MESSAGE = 300
@@ -50,47 +47,6 @@ def _fail(source: str, message: str) -> SaveFileError:
     if len(text) > MAX_MESSAGE:
         text = text[: MAX_MESSAGE - 3] + "..."
     return SaveFileError(text)
-
-
-def parse_json(text: str, source: str, error: type[ValueError] = SaveFileError) -> Any:
-    """JSON text checked for size and depth; ``error`` names the problem otherwise."""
-    if not isinstance(text, str):
-        raise error(f"{source}: expected JSON text, got {short(text)}")
-    if len(text) > MAX_FILE_BYTES:
-        raise error(f"{source}: larger than {MAX_FILE_BYTES // 2**20} MiB")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise error(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    except RecursionError:
-        raise error(f"{source}: nested too deeply to be a coronas file") from None
-    except ValueError as exc:  # e.g. an integer of thousands of digits
-        raise error(f"{source}: not readable JSON ({short(str(exc), 80)})") from None
-    deep = check_depth(data)
-    if deep is not None:
-        raise error(f"{source}: nested too deeply at {deep}")
-    return data
-
-
-def read_text_file(path: str | Path, error: type[ValueError], what: str) -> str:
-    """The text of a regular file of bounded size, or ``error`` saying why it cannot be read."""
-    path = Path(path)
-    try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise error(f"{path}: not a regular file, so not a {what}")
-        if info.st_size > MAX_FILE_BYTES:
-            raise error(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB, so not a {what}")
-        with path.open("rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise error(f"{path}: cannot read the file ({exc.strerror})") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise error(f"{path}: not a {what} (not UTF-8 text)") from None
 
 
 def load_game(path: str | Path, source: str | None = None) -> State:
@@ -139,11 +95,11 @@ def load_game_text(text: str, source: str = "saved game") -> State:
     parsed = [_action(raw, i, by_name, source) for i, raw in enumerate(actions)]
     try:
         game = game_cls.from_params(params)
+        state = game.new_initial_state()  # a game may refuse its parameters only here
     except (ValueError, RulesError) as exc:
         raise _fail(source, f"params: {exc}") from None
     except (TypeError, KeyError, IndexError, AttributeError) as exc:
         raise _fail(source, f"params: malformed ({type(exc).__name__}: {exc})") from None
-    state = game.new_initial_state()
     for i, action in enumerate(parsed):
         try:
             state.apply(action)

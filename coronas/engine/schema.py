@@ -50,6 +50,19 @@ def short(value: Any, limit: int = MAX_SHOWN) -> str:
 
 def check_depth(data: Any, limit: int = MAX_DEPTH) -> str | None:
     """The JSON path of the first place nested deeper than ``limit``, or None."""
+    # A first pass without paths (the common case: a file that is fine, checked fast).
+    stack: list[tuple[Any, int]] = [(data, 0)] if isinstance(data, (list, dict)) else []
+    while stack:
+        value, depth = stack.pop()
+        if depth >= limit:
+            return _deep_path(data, limit)
+        for v in value.values() if isinstance(value, dict) else value:
+            if isinstance(v, (list, dict)):
+                stack.append((v, depth + 1))
+    return None
+
+
+def _deep_path(data: Any, limit: int) -> str:
     stack: list[tuple[Any, str, int]] = [(data, "", 0)]
     while stack:
         value, path, depth = stack.pop()
@@ -61,7 +74,7 @@ def check_depth(data: Any, limit: int = MAX_DEPTH) -> str | None:
                 if isinstance(v, (list, dict)):
                     sub = f"{path}.{k}" if isinstance(k, str) else f"{path}[{k}]"
                     stack.append((v, sub.lstrip("."), depth + 1))
-    return None
+    return "the top level"
 
 
 def _int(value: Any) -> str | None:

@@ -58,6 +58,7 @@ from typing import Any
 
 import networkx as nx
 
+from coronas.engine.textfile import parse_json, read_text_file
 from coronas.hierro.board_file import (
     BANNER_VALUES,
     CASTLE_KINDS,
@@ -293,14 +294,8 @@ def load_board(path: str | Path | None = None) -> Board:
     """
     if path is None:
         return _default_board()
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BoardError(f"{path}: cannot read the board file ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise BoardError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
-    return _from_text(text, str(path))
+    text = read_text_file(path, BoardError, "board file")
+    return _from_text(text, str(Path(path)))
 
 
 @lru_cache(maxsize=1)
@@ -310,12 +305,7 @@ def _default_board() -> Board:
 
 
 def _from_text(text: str, source: str) -> Board:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BoardError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    data = parse_json(text, source, BoardError)
     return Board(**parse_board_data(data, source))
 
 

@@ -18,11 +18,15 @@ from typing import Any
 
 import networkx as nx
 
+from coronas.engine.schema import short
+
 __all__ = [
     "BANNER_VALUES",
     "CASTLE_KINDS",
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_CITIES",
+    "MAX_ROADS",
     "NEUTRAL_PER_SHIELD",
     "OFFMAP_AREAS",
     "SHIELDS",
@@ -60,6 +64,19 @@ MIN_ALWAYS_ELIGIBLE_STARTS = 4
 
 OFFMAP_AREAS = ("Rome", "Saracens", "Magyars", "Alliance Zone")
 """Areas of the board that are not on the road map; every board file names them."""
+
+MAX_CITIES = 300
+"""The most cities a board may have (the printed map has a few dozen)."""
+MAX_ROADS = 2000
+"""The most roads a board may have."""
+MAX_OFFMAP = 20
+"""The most off-map areas a board may list."""
+MAX_NAME = 200
+"""The longest name (of a city, a family, a house or an area) a board may give."""
+MAX_DESCRIPTION = 5000
+"""The longest ``name`` or ``description`` of the board itself."""
+MAX_MESSAGE = 300
+"""How long an error message about a board may be."""
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -128,12 +145,26 @@ class Family:
 
 
 def _fail(source: str, where: str, problem: str) -> BoardError:
-    return BoardError(f"{source}: {where}: {problem}")
+    text = f"{source}: {where}: {problem}"
+    if len(text) > MAX_MESSAGE:
+        text = text[: MAX_MESSAGE - 3] + "..."
+    return BoardError(text)
+
+
+def _list(value: Any, source: str, field: str, what: str, most: int, least: int = 0) -> list:
+    """``value`` if it is a list of ``least`` to ``most`` entries, else BoardError."""
+    if not isinstance(value, list):
+        raise _fail(source, f"field {field!r}", f"expected a list of {what}, got {short(value)}")
+    if not least <= len(value) <= most:
+        raise _fail(
+            source, f"field {field!r}", f"expected {least} to {most} {what}, got {len(value)}"
+        )
+    return value
 
 
 def _object(value: Any, source: str, where: str, required: set[str], optional: set[str]) -> dict:
     if not isinstance(value, dict):
-        raise _fail(source, where, f"expected an object {{...}}, got {value!r}")
+        raise _fail(source, where, f"expected an object {{...}}, got {short(value)}")
     missing = sorted(required - set(value))
     if missing:
         raise _fail(source, where, f"missing field(s) {missing}")
@@ -145,16 +176,20 @@ def _object(value: Any, source: str, where: str, required: set[str], optional: s
     return value
 
 
-def _text(value: Any, source: str, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _fail(source, where, f"expected a non-empty text, got {value!r}")
+def _text(value: Any, source: str, where: str, most: int = MAX_NAME) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > most:
+        raise _fail(
+            source,
+            where,
+            f"expected a non-empty text of at most {most} characters, got {short(value)}",
+        )
     return value
 
 
 def _whole(value: Any, allowed: Iterable[int], source: str, where: str, what: str) -> int:
     allowed = tuple(allowed)
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-        raise _fail(source, where, f"{what} must be one of {list(allowed)}, got {value!r}")
+        raise _fail(source, where, f"{what} must be one of {list(allowed)}, got {short(value)}")
     return value
 
 
@@ -162,10 +197,12 @@ def _coordinate(value: Any, limit: float, source: str, where: str) -> float:
     if (
         isinstance(value, bool)
         or not isinstance(value, (int, float))
-        or not math.isfinite(value)
+        or not (isinstance(value, int) or math.isfinite(value))
         or abs(value) > limit
     ):
-        raise _fail(source, where, f"expected a number between -{limit} and {limit}, got {value!r}")
+        raise _fail(
+            source, where, f"expected a number between -{limit} and {limit}, got {short(value)}"
+        )
     return float(value)
 
 
@@ -179,14 +216,18 @@ def parse_board_data(data: Any, source: str) -> dict[str, Any]:
         {"format", "version", "name", "description"},
     )
     if top.get("format", FORMAT) != FORMAT:
-        raise _fail(source, "field 'format'", f"expected {FORMAT!r}, got {top['format']!r}")
+        raise _fail(source, "field 'format'", f"expected {FORMAT!r}, got {short(top['format'])}")
     if "version" in top:
         _whole(top["version"], (FORMAT_VERSION,), source, "field 'version'", "the version")
     name = top.get("name", "")
     description = top.get("description", "")
     for key, value in (("name", name), ("description", description)):
-        if not isinstance(value, str):
-            raise _fail(source, f"field {key!r}", f"expected text, got {value!r}")
+        if not isinstance(value, str) or len(value) > MAX_DESCRIPTION:
+            raise _fail(
+                source,
+                f"field {key!r}",
+                f"expected text of at most {MAX_DESCRIPTION} characters, got {short(value)}",
+            )
 
     families = _parse_families(top["families"], source)
     cities = _parse_cities(top["cities"], families, source)
@@ -204,8 +245,7 @@ def parse_board_data(data: Any, source: str) -> dict[str, Any]:
 
 
 def _parse_families(value: Any, source: str) -> dict[int, Family]:
-    if not isinstance(value, list):
-        raise _fail(source, "field 'families'", f"expected a list of families, got {value!r}")
+    _list(value, source, "families", "families", len(SHIELDS))
     families: dict[int, Family] = {}
     for i, entry in enumerate(value):
         where = f"families[{i}]"
@@ -216,11 +256,13 @@ def _parse_families(value: Any, source: str) -> dict[int, Family]:
         where = f"family {shield}"
         fam_name = _text(entry["name"], source, f"{where} 'name'")
         house = entry.get("house", "")
-        if not isinstance(house, str):
-            raise _fail(source, f"{where} 'house'", f"expected text, got {house!r}")
+        if not isinstance(house, str) or len(house) > MAX_NAME:
+            raise _fail(source, f"{where} 'house'", f"expected text, got {short(house)}")
         colour = entry.get("colour", "#808080")
         if not isinstance(colour, str) or not _COLOUR.match(colour):
-            raise _fail(source, f"{where} 'colour'", f"expected a colour '#rrggbb', got {colour!r}")
+            raise _fail(
+                source, f"{where} 'colour'", f"expected a colour '#rrggbb', got {short(colour)}"
+            )
         families[shield] = Family(shield, fam_name, house, colour)
     missing = [s for s in SHIELDS if s not in families]
     if missing:
@@ -233,8 +275,7 @@ def _parse_families(value: Any, source: str) -> dict[int, Family]:
 
 
 def _parse_cities(value: Any, families: Mapping[int, Family], source: str) -> dict[str, City]:
-    if not isinstance(value, list) or not value:
-        raise _fail(source, "field 'cities'", f"expected a non-empty list of cities, got {value!r}")
+    _list(value, source, "cities", "cities", MAX_CITIES, least=1)
     cities: dict[str, City] = {}
     for i, entry in enumerate(value):
         where = f"cities[{i}]"
@@ -263,7 +304,7 @@ def _parse_castle(value: Any, source: str, where: str) -> Castle:
     kind = entry["kind"]
     if kind not in CASTLE_KINDS:
         raise _fail(
-            source, f"{where} 'kind'", f"expected one of {list(CASTLE_KINDS)}, got {kind!r}"
+            source, f"{where} 'kind'", f"expected one of {list(CASTLE_KINDS)}, got {short(kind)}"
         )
     army = _whole(
         entry["army_target"], BANNER_VALUES, source, where, "the left banner 'army_target'"
@@ -282,38 +323,37 @@ def _parse_castle(value: Any, source: str, where: str) -> Castle:
             source,
             where,
             f"a {kind} castle takes no emissaries, so it has no 'emissary_target' "
-            f"(got {emissary!r})",
+            f"(got {short(emissary)})",
         )
     shield = entry.get("shield")
     if kind == "royal":
         if shield is not None:
-            raise _fail(source, where, f"the royal castle bears no shield (got {shield!r})")
+            raise _fail(source, where, f"the royal castle bears no shield (got {short(shield)})")
     else:
         if shield is None:
             raise _fail(source, where, f"a {kind} castle needs a 'shield' (1-5)")
         shield = _whole(shield, SHIELDS, source, where, "'shield'")
     five = entry.get("five_players_only", False)
     if not isinstance(five, bool):
-        raise _fail(source, f"{where} 'five_players_only'", f"expected true or false, got {five!r}")
+        raise _fail(
+            source, f"{where} 'five_players_only'", f"expected true or false, got {short(five)}"
+        )
     if five and kind != "start":
         raise _fail(source, where, "only a start castle can be 'five_players_only'")
     return Castle(kind, army, emissary, shield, five)
 
 
 def _parse_roads(value: Any, cities: Mapping[str, City], source: str) -> tuple:
-    if not isinstance(value, list):
-        raise _fail(
-            source, "field 'roads'", f"expected a list of [city, city] pairs, got {value!r}"
-        )
+    _list(value, source, "roads", "[city, city] pairs", MAX_ROADS)
     roads: list[tuple[str, str]] = []
     seen: set[frozenset[str]] = set()
     for i, road in enumerate(value):
-        where = f"roads[{i}] {road!r}"
+        where = f"roads[{i}] {short(road)}"
         if not isinstance(road, list) or len(road) != 2:
             raise _fail(source, where, "expected a pair of city names [a, b]")
         for end in road:
             if not isinstance(end, str) or end not in cities:
-                raise _fail(source, where, f"unknown city {end!r} (not listed under 'cities')")
+                raise _fail(source, where, f"unknown city {short(end)} (not listed under 'cities')")
         a, b = road
         if a == b:
             raise _fail(source, where, "a road must join two different cities")
@@ -325,8 +365,9 @@ def _parse_roads(value: Any, cities: Mapping[str, City], source: str) -> tuple:
 
 
 def _parse_offmap(value: Any, cities: Mapping[str, City], source: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _fail(source, "field 'offmap'", f"expected a list of area names, got {value!r}")
+    _list(value, source, "offmap", "area names", MAX_OFFMAP)
+    if not all(isinstance(v, str) and 0 < len(v) <= MAX_NAME for v in value):
+        raise _fail(source, "field 'offmap'", f"expected a list of area names, got {short(value)}")
     missing = [a for a in OFFMAP_AREAS if a not in value]
     if missing:
         raise _fail(source, "field 'offmap'", f"missing the off-map area(s) {missing}")
@@ -340,10 +381,18 @@ def _parse_offmap(value: Any, cities: Mapping[str, City], source: str) -> tuple[
 
 def check_map(cities: Mapping[str, City], roads: tuple[tuple[str, str], ...], source: str) -> None:
     """The whole-map checks, for a board read from a file or built in code: every road joins
-    two different cities of the map, the castle counts of the rulebook, a connected map."""
+    two different cities of the map, the castle counts of the rulebook, a connected map of
+    at most :data:`MAX_CITIES` cities and :data:`MAX_ROADS` roads."""
+    if len(cities) > MAX_CITIES or len(roads) > MAX_ROADS:
+        raise _fail(
+            source,
+            "the board",
+            f"expected at most {MAX_CITIES} cities and {MAX_ROADS} roads, "
+            f"got {len(cities)} and {len(roads)}",
+        )
     for i, road in enumerate(roads):
         if not set(road) <= set(cities) or road[0] == road[1]:
-            raise _fail(source, f"roads[{i}] {road!r}", "expected two different cities")
+            raise _fail(source, f"roads[{i}] {short(road)}", "expected two different cities")
     _check_counts(cities, source)
     _check_connected(cities, roads, source)
 

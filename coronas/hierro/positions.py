@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from coronas.engine.schema import short
 from coronas.hierro.actions import MAGYARS, ROME, SARACENS
 from coronas.hierro.rules import MILITARY_KINDS, card_kind
 
@@ -50,6 +51,10 @@ def build_position(
     state.loyalty = list(loyalty) if loyalty is not None else [None] * n
     if len(state.loyalty) != n:
         raise ValueError(f"loyalty: expected {n} cards, got {len(state.loyalty)}")
+    cards = (*(f"crown:{c}" for c in r.colours), "self")
+    for card in state.loyalty:
+        if card is not None and card not in cards:
+            raise ValueError(f"loyalty: expected one of {list(cards)} or null, got {card!r}")
     for c, spec in (castles or {}).items():
         if c not in info.castle_set:
             raise ValueError(f"castles: there is no castle called {c}")
@@ -63,18 +68,23 @@ def build_position(
             raise ValueError(f"armies: there is no city called {city}")
         for q, k in here.items():
             _check_player(q, n, f"armies[{city!r}]")
+            _check_count(k, 0, r.army_pawns, f"armies[{city!r}][{q}]")
             if k > 0:
                 state._add_pawns(city, q, k)
     if legitimacy is not None:
-        state.legit = [r.clamp(v) for v in legitimacy]
+        state.legit = [r.clamp(v) for v in _per_player(legitimacy, n, 0, r.crown, "legitimacy")]
     if shields is not None:
-        state.shields = list(shields)
+        state.shields = _per_player(shields, n, 0, r.shields_total, "shields")
         state.supply = r.shields_total - sum(state.shields)
     if vp is not None:
-        state.vp = list(vp)
+        state.vp = _per_player(vp, n, 0, MAX_VP, "vp")
     if hands is not None:
         state.hands = [tuple(sorted(h)) for h in hands]
+        if len(state.hands) != n:
+            raise ValueError(f"hands: expected {n} hands, got {len(state.hands)}")
         for h in state.hands:
+            if len(h) > r.hand_limit or not all(isinstance(c, str) for c in h):
+                raise ValueError(f"hands: expected at most {r.hand_limit} cards a player")
             for card in h:
                 deck = state.decks["military" if card_kind(card) in MILITARY_KINDS else "political"]
                 if deck.get(card, 0) < 1:
@@ -97,9 +107,15 @@ def build_position(
             else:
                 raise ValueError(f"emissaries: there is no castle or area called {place}")
     for a, b, ok in alliances:
+        _check_player(a, n, "alliances")
+        _check_player(b, n, "alliances")
+        if a == b or not isinstance(ok, bool):
+            raise ValueError("alliances: expected [requester, target, accepted] of two players")
         state.hand_em[a] -= 1
         state.zone[(a, b)] = bool(ok)
     for h, o in hostages:
+        _check_player(h, n, "hostages")
+        _check_player(o, n, "hostages")
         state.hand_em[o] -= 1
         state._hold(h, o)
     for name, values in (
@@ -113,6 +129,9 @@ def build_position(
     if state.supply < 0:
         raise ValueError(f"shields: more than the {r.shields_total} experience shields")
     _check_player(to_move, n, "to_move")
+    _check_count(turn, 1, MAX_TURN, "turn")
+    if actions_left is not None:
+        _check_count(actions_left, 1, r.actions_per_turn, "actions_left")
     state.step = "play"
     state.turn = turn * n + to_move
     state.player = to_move
@@ -120,9 +139,30 @@ def build_position(
     return state
 
 
+MAX_TURN = 100_000
+"""The highest round number a hand-set position may give."""
+MAX_VP = 10_000
+"""The most victory points a hand-set position may give a player."""
+
+
+def _check_count(k: Any, low: int, high: int, where: str) -> None:
+    if isinstance(k, bool) or not isinstance(k, int) or not low <= k <= high:
+        raise ValueError(f"{where}: expected a whole number from {low} to {high}, got {short(k)}")
+
+
+def _per_player(values: Iterable[Any], n: int, low: int, high: int, where: str) -> list[int]:
+    """One whole number from ``low`` to ``high`` for each of the ``n`` players."""
+    out = list(values)
+    if len(out) != n:
+        raise ValueError(f"{where}: expected one number for each of the {n} players")
+    for v in out:
+        _check_count(v, low, high, where)
+    return out
+
+
 def _check_player(q: Any, n: int, where: str) -> None:
     if isinstance(q, bool) or not isinstance(q, int) or not 0 <= q < n:
-        raise ValueError(f"{where}: expected a player 0-{n - 1}, got {q!r}")
+        raise ValueError(f"{where}: expected a player 0-{n - 1}, got {short(q)}")
 
 
 _POSITION_FIELDS = {
@@ -173,7 +213,7 @@ def position_record(kwargs: Mapping[str, Any]) -> dict[str, Any]:
                 value = list(value)
             elif not isinstance(value, int) or isinstance(value, bool):
                 raise TypeError
-        except (TypeError, ValueError, AttributeError, IndexError, KeyError):
+        except (TypeError, ValueError, AttributeError, IndexError, KeyError, OverflowError):
             raise ValueError(
                 f"position: {name}: expected {_POSITION_FIELDS[name]}, got {value!r}"
             ) from None

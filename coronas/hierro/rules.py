@@ -31,6 +31,7 @@ from typing import Any
 
 from coronas.dice import Die
 from coronas.engine import RuleSet
+from coronas.engine.rules import bounded
 
 __all__ = [
     "CARD_KINDS",
@@ -93,42 +94,42 @@ class Rules(RuleSet):
     """Every number and variant of Corona de Hierro. Defaults: the rulebook, then H1-H15."""
 
     # -- dice (H1) -----------------------------------------------------------------------
-    red: tuple[int, ...] = _D6
+    red: tuple[int, ...] = bounded(_D6, 0, 100, length=(1, 36))
     """Faces of the red die (small armies, red legitimacy band)."""
-    yellow: tuple[int, ...] = _D6
+    yellow: tuple[int, ...] = bounded(_D6, 0, 100, length=(1, 36))
     """Faces of the yellow die (medium armies, yellow band)."""
-    green: tuple[int, ...] = _D6
+    green: tuple[int, ...] = bounded(_D6, 0, 100, length=(1, 36))
     """Faces of the green die (large armies, green band, Good fortune)."""
 
     # -- players ---------------------------------------------------------------------------
-    colours: tuple[str, ...] = ("red", "green", "blue", "yellow", "black")
+    colours: tuple[str, ...] = bounded(("red", "green", "blue", "yellow", "black"), length=(5, 10))
     """Player colours in seat order; seat 0 is the youngest player, who starts."""
-    actions_per_turn: int = 2
+    actions_per_turn: int = bounded(2, 1, 10)
 
     # -- legitimacy track (H2) ------------------------------------------------------------
-    legitimacy_start: int = 2
-    yellow_from: int = 5
+    legitimacy_start: int = bounded(2, 0, 100)
+    yellow_from: int = bounded(5, 1, 100)
     """First level of the yellow band (levels below it are red)."""
-    green_from: int = 10
+    green_from: int = bounded(10, 2, 100)
     """First level of the green band."""
-    crown: int = 15
+    crown: int = bounded(15, 3, 100)
     """The crown: reaching it makes a player King and ends the game at once."""
 
     # -- pieces (H4) ------------------------------------------------------------------------
-    army_pawns: int = 8
+    army_pawns: int = bounded(8, 1, 30)
     """Pawns a colour has for armies (two more mark VP and legitimacy)."""
-    banners: int = 8
-    emissaries: int = 4
-    shields_total: int = 15
-    shields_start: int = 2
+    banners: int = bounded(8, 1, 50)
+    emissaries: int = bounded(4, 1, 20)
+    shields_total: int = bounded(15, 0, 100)
+    shields_start: int = bounded(2, 0, 100)
 
     # -- armies ----------------------------------------------------------------------------
-    medium_from: int = 2
+    medium_from: int = bounded(2, 1, 30)
     """Pawns of a medium army (yellow die); fewer is small (red die)."""
-    large_from: int = 3
+    large_from: int = bounded(3, 2, 30)
     """Pawns of a large army (green die)."""
-    recruit_by_band: dict[str, int] = dataclasses.field(
-        default_factory=lambda: {"red": 1, "yellow": 1, "green": 2}
+    recruit_by_band: dict[str, int] = bounded(
+        lambda: {"red": 1, "yellow": 1, "green": 2}, 0, 10, length=(3, 3)
     )
     """Pawns a recruit brings, by the recruiter's legitimacy band."""
     allies_may_pass: bool = True
@@ -136,77 +137,77 @@ class Rules(RuleSet):
     allied (the rulebook's "permission")."""
 
     # -- legitimacy changes ------------------------------------------------------------------
-    battle_win: int = 1
-    battle_loss: int = 1
-    conquest_gain: int = 1
-    conquest_loss: int = 1
-    royal_gain: int = 3
+    battle_win: int = bounded(1, 0, 100)
+    battle_loss: int = bounded(1, 0, 100)
+    conquest_gain: int = bounded(1, 0, 100)
+    conquest_loss: int = bounded(1, 0, 100)
+    royal_gain: int = bounded(3, 0, 100)
     """Pavia (the royal castle): legitimacy gained by whoever takes it."""
-    royal_loss: int = 3
-    diplomacy_gain: int = 1
-    rome_gain: int = 1
-    rome_loss: int = 1
-    alliance_accept_gain: int = 2
-    alliance_break_loss: int = 2
+    royal_loss: int = bounded(3, 0, 100)
+    diplomacy_gain: int = bounded(1, 0, 100)
+    rome_gain: int = bounded(1, 0, 100)
+    rome_loss: int = bounded(1, 0, 100)
+    alliance_accept_gain: int = bounded(2, 0, 100)
+    alliance_break_loss: int = bounded(2, 0, 100)
 
     # -- emissaries (H9, H10) ------------------------------------------------------------------
-    castle_emissaries: int = 2
+    castle_emissaries: int = bounded(2, 1, 10)
     """Emissaries one castle can hold."""
-    rome_extra: int = 1
+    rome_extra: int = bounded(1, 0, 10)
     """Rome holds players + rome_extra emissaries in all."""
-    barbarian_offset: int = -2
+    barbarian_offset: int = bounded(-2, -10, 10)
     """Each of the Saracens and the Magyars holds players + barbarian_offset emissaries."""
 
     # -- cards (H12) ---------------------------------------------------------------------------
-    military_deck: dict[str, int] = dataclasses.field(default_factory=_default_military)
-    political_deck: dict[str, int] = dataclasses.field(default_factory=_default_political)
-    hand_limit: int = 5
-    draw_many_cost: int = 3
+    military_deck: dict[str, int] = bounded(_default_military, 0, 20, length=(1, 50))
+    political_deck: dict[str, int] = bounded(_default_political, 0, 20, length=(1, 50))
+    hand_limit: int = bounded(5, 1, 20)
+    draw_many_cost: int = bounded(3, 0, 100)
     """Experience shields spent to draw several cards and keep one."""
-    draw_many_count: int = 5
+    draw_many_count: int = bounded(5, 1, 20)
     good_fortune_die: str = "green"
     cavalry_die: str = "yellow"
-    cavalry_vp: int = 1
-    forced_march_small: int = 3
+    cavalry_vp: int = bounded(1, 0, 100)
+    forced_march_small: int = bounded(3, 0, 5)
     """Roads a small army may travel with Forced march."""
-    forced_march_medium: int = 2
-    resistance_pawns: int = 1
-    loyal_vassal_size: int = 2
-    bishop_gain: int = 2
-    pope_gain: int = 2
+    forced_march_medium: int = bounded(2, 0, 5)
+    resistance_pawns: int = bounded(1, 0, 10)
+    loyal_vassal_size: int = bounded(2, 1, 30)
+    bishop_gain: int = bounded(2, 0, 100)
+    pope_gain: int = bounded(2, 0, 100)
     pope_needs_emissaries: bool = True
     """Support of the Pope with no emissary in Rome: nobody has "the most", nobody gains.
     False: every player (all tied at 0) gains."""
-    king_is_dead_gain: int = 3
-    invasion_loss: int = 2
-    secret_pact_vp: int = 3
-    hostage_rome_swing: int = 1
+    king_is_dead_gain: int = bounded(3, 0, 100)
+    invasion_loss: int = bounded(2, 0, 100)
+    secret_pact_vp: int = bounded(3, 0, 100)
+    hostage_rome_swing: int = bounded(1, 0, 100)
 
     # -- loyalty and scoring (H13, H14) -------------------------------------------------------
-    loyalty_vp: int = 4
+    loyalty_vp: int = bounded(4, 0, 100)
     """A 'see X crowned' loyalty card fulfilled."""
-    self_declaration_vp: int = 6
+    self_declaration_vp: int = bounded(6, 0, 100)
     """'I declare myself the sole legitimate King of Italy' fulfilled."""
-    self_declaration_min_players: int = 4
-    castle_vp: tuple[int, ...] = (0, 1, 4, 9)
+    self_declaration_min_players: int = bounded(4, 0, 10)
+    castle_vp: tuple[int, ...] = bounded((0, 1, 4, 9), 0, 100, length=(1, 20))
     """VP for 0, 1, 2, 3 castles of one noble shield."""
-    band_vp: dict[str, int] = dataclasses.field(
-        default_factory=lambda: {"red": 0, "yellow": 4, "green": 6}
+    band_vp: dict[str, int] = bounded(
+        lambda: {"red": 0, "yellow": 4, "green": 6}, 0, 100, length=(3, 3)
     )
     """VP by final legitimacy band; the crown counts as green."""
     king_scores_band: bool = False
     """H14: a King scores the high (green) area's VP whatever its band, as the rulebook's
     "in the high area (green area) or who have been crowned King, score 6" says; only kings
     tied at the end score "the area they are actually in". True: every King scores its band."""
-    free_emissaries_vp: int = 1
+    free_emissaries_vp: int = bounded(1, 0, 100)
     """VP for a player none of whose emissaries is held hostage at the end."""
 
     # -- advanced rules (H15) -------------------------------------------------------------------
     advanced: bool = False
     """Shuffle the castle tiles among the neutral castles and draft the opening cards."""
-    draft_draw: int = 4
+    draft_draw: int = bounded(4, 1, 20)
     """Advanced: cards of each deck each player looks at."""
-    draft_keep: int = 2
+    draft_keep: int = bounded(2, 1, 20)
     """Advanced: cards each player keeps of those."""
 
     def __post_init__(self) -> None:

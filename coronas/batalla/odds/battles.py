@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from coronas.batalla.actions import Accept, Reroll, SpendCross, SpendCrown, SpendSwords
 from coronas.batalla.rules import Rules
 from coronas.dice import Die, ProbTable, rational
+from coronas.engine.schema import short
 
 if TYPE_CHECKING:
     import sympy
@@ -463,16 +464,9 @@ def battle(
     >>> battle(3, 1, attacker_crown=True).gem > b.gem   # the Crown's 3 gold: rerolls for 1, 2
     True
     """
-    rules = rules or Rules()
-    for name, v, lo, hi in (
-        ("attacker_swords", attacker_swords, rules.min_swords_to_attack, rules.militia_max),
-        ("defender_shields", defender_shields, 0, rules.militia_max),
-        ("attacker_gems_won", attacker_gems_won, 0, rules.gems_each - 1),
-        ("attacker_gold", attacker_gold, rules.gold_min, rules.gold_cap(attacker_gems_won)),
-        ("defender_gold", defender_gold, rules.gold_min, rules.gold_max),
-    ):
-        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {v!r}")
+    rules = _check_battle(
+        attacker_swords, defender_shields, attacker_gold, defender_gold, rules, attacker_gems_won
+    )
     return BattleOdds(
         attacker_swords,
         defender_shields,
@@ -485,7 +479,40 @@ def battle(
     )
 
 
-@functools.lru_cache(maxsize=4096)
+def _check_battle(
+    attacker_swords: Any,
+    defender_shields: Any,
+    attacker_gold: Any,
+    defender_gold: Any,
+    rules: Any,
+    attacker_gems_won: Any = 0,
+) -> Rules:
+    """The rule set, once every number is on its track (swords and shields 0..militia_max,
+    gold gold_min..the cap); else ValueError naming the argument and its range."""
+    if rules is None:
+        rules = _DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: expected a coronas.batalla.Rules, got {type(rules).__name__}")
+    gems = attacker_gems_won
+    if isinstance(gems, bool) or not isinstance(gems, int) or not 0 <= gems < rules.gems_each:
+        raise ValueError(
+            f"attacker_gems_won must be a whole number from 0 to {rules.gems_each - 1}, "
+            f"got {short(gems)}"
+        )
+    for name, v, lo, hi in (
+        ("attacker_swords", attacker_swords, rules.min_swords_to_attack, rules.militia_max),
+        ("defender_shields", defender_shields, 0, rules.militia_max),
+        ("attacker_gold", attacker_gold, rules.gold_min, rules.gold_cap(gems)),
+        ("defender_gold", defender_gold, rules.gold_min, rules.gold_max),
+    ):
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {short(v)}")
+    return rules
+
+
+_DEFAULT_RULES = Rules()
+
+
 def gem_probability(
     attacker_swords: int,
     defender_shields: int,
@@ -498,12 +525,37 @@ def gem_probability(
     attacker_gems_won: int = 0,
 ) -> Fraction:
     """P(gem) of :func:`battle` with optimal rerolls, as a ``Fraction`` (fast, cached: for
-    bots and inner loops).
+    bots and inner loops). The numbers must lie on their tracks, as for :func:`battle`.
 
     >>> gem_probability(2, 2)
     Fraction(5, 18)
     """
-    rules = rules or Rules()
+    rules = _check_battle(
+        attacker_swords, defender_shields, attacker_gold, defender_gold, rules, attacker_gems_won
+    )
+    return _gem_probability(
+        attacker_swords,
+        defender_shields,
+        attacker_gold,
+        defender_gold,
+        rules,
+        bool(attacker_crown),
+        bool(attacker_cross),
+        attacker_gems_won,
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _gem_probability(
+    attacker_swords: int,
+    defender_shields: int,
+    attacker_gold: int,
+    defender_gold: int,
+    rules: Rules,
+    attacker_crown: bool,
+    attacker_cross: bool,
+    attacker_gems_won: int,
+) -> Fraction:
     solver = _solver(attacker_swords, defender_shields, rules, rules.gold_cap(attacker_gems_won))
     tokens = _tokens(attacker_crown, attacker_cross, rules)
     start = solver.start((attacker_gold, defender_gold), tokens)

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from coronas.batalla.rules import COUNSELORS, Rules
+from coronas.bounds import whole
 from coronas.dice import Die, ProbTable, rational
 
 if TYPE_CHECKING:
@@ -34,6 +35,28 @@ __all__ = [
 ]
 
 ZERO, ONE = Fraction(0), Fraction(1)
+MAX_HORIZON = 1000
+"""The most turns :func:`dragon_turns` looks ahead."""
+
+
+def _rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: expected a coronas.batalla.Rules, got {type(rules).__name__}")
+    return rules
+
+
+def _chair(name: str, chair: int | None, rules: Rules) -> None:
+    if chair is not None:
+        whole(name, chair, 1, rules.chairs)
+
+
+def _position(level: int, gold: int, gems_won: int, rules: Rules) -> None:
+    """Refuse a dragon level, gold or gems won that is not on its track."""
+    whole("gems_won", gems_won, 0, rules.gems_each)
+    whole("level", level, 0, rules.dragon_attack_level - 1)
+    whole("gold", gold, rules.gold_min, max(rules.gold_min, rules.gold_cap(gems_won)))
 
 
 def _face_pmf(rules: Rules) -> tuple[tuple[int, Fraction], ...]:
@@ -64,14 +87,16 @@ def p_chair(
     >>> p_chair(3, noble_chair=5)          # 1 - (4/6)**2
     5/9
     """
-    rules = rules or Rules()
+    rules = _rules(rules)
+    _chair("chair", chair, rules)
+    _chair("noble_chair", noble_chair, rules)
     wanted = {chair} if noble_chair is None else {chair, noble_chair}
     return rational(sum((p for lo, hi, p in _pairs(rules) if {lo, hi} & wanted), ZERO))
 
 
 def p_doubles(rules: Rules | None = None) -> sympy.Rational | Fraction:
     """P(both decision dice show the same number): then that chair and that much gold."""
-    rules = rules or Rules()
+    rules = _rules(rules)
     return rational(sum((p for lo, hi, p in _pairs(rules) if lo == hi), ZERO))
 
 
@@ -80,7 +105,7 @@ def decision_table(rules: Rules | None = None) -> ProbTable:
 
     36 ordered outcomes give 21 rows: doubles have probability 1/36, others 2/36.
     """
-    rules = rules or Rules()
+    rules = _rules(rules)
     rows = []
     for lo, hi, p in _pairs(rules):
         if lo == hi:
@@ -93,7 +118,7 @@ def decision_table(rules: Rules | None = None) -> ProbTable:
 
 def chair_table(rules: Rules | None = None) -> ProbTable:
     """For each chair: P(it can be used this turn), alone and with the Noble on another chair."""
-    rules = rules or Rules()
+    rules = _rules(rules)
     rows = []
     for c in range(1, rules.chairs + 1):
         other = next(n for n in range(1, rules.chairs + 1) if n != c) if rules.chairs > 1 else c
@@ -114,7 +139,8 @@ def gold_income(policy: str = "most", chair: int | None = None, rules: Rules | N
     >>> gold_income()[6]                   # P(the higher die is 6) = 11/36
     Fraction(11, 36)
     """
-    rules = rules or Rules()
+    rules = _rules(rules)
+    _chair("chair", chair, rules)
     if policy not in ("most", "least"):
         raise ValueError(f"policy must be 'most' or 'least', got {policy!r}")
     out: list[tuple[int, Fraction]] = []
@@ -129,7 +155,7 @@ def gold_income(policy: str = "most", chair: int | None = None, rules: Rules | N
 
 def gold_table(rules: Rules | None = None) -> ProbTable:
     """P(gold income = g) when taking the higher die and when taking the lower die."""
-    rules = rules or Rules()
+    rules = _rules(rules)
     most, least = gold_income("most", rules=rules), gold_income("least", rules=rules)
     return ProbTable(
         [(f"{g} gold", most[g], least[g]) for g in rules.faces],
@@ -211,8 +237,12 @@ def dragon_policy_choice(
     """The decision of the dragon-first policy of :func:`dragon_turns` on roll (lo, hi): the
     (counselor to activate, gold die) that raises the dragon if possible, then gives the most
     gold. Ties go to the lower council die, then to the counselor listed first."""
-    rules = rules or Rules()
+    rules = _rules(rules)
     council = _council(council, rules)
+    _position(level, gold, gems_won, rules)
+    for name, face in (("lo", lo), ("hi", hi)):
+        if face not in rules.faces:
+            raise ValueError(f"{name}: expected a die face, one of {rules.faces}, got {face!r}")
     cap = rules.gold_cap(gems_won)
     best, best_key = None, None
     for c, g in _dragon_options(lo, hi, council):
@@ -243,8 +273,9 @@ def dragon_turn(
 ) -> Die:
     """One turn of the dragon-first policy (see :func:`dragon_turns`): the distribution of
     (attacked, level, gold) at the end of the buying phase."""
-    rules = rules or Rules()
+    rules = _rules(rules)
     council = _council(council, rules)
+    _position(level, gold, gems_won, rules)
     cap = rules.gold_cap(gems_won)
     out: list[tuple[tuple[bool, int, int], Fraction]] = []
     for lo, hi, p in _pairs(rules):
@@ -276,17 +307,16 @@ def dragon_turns(
     council). A chair given as None stands for a counselor that touches neither gold nor the
     dragon (so a council without Sorcerer models saving up for every level). If the dragon
     may still not have attacked after ``horizon`` turns (a gold cap below a level's price),
-    the remaining probability is the outcome ``None``.
+    the remaining probability is the outcome ``None``. ``horizon`` is from 1 to 1000; level,
+    gold and gems won must be on their tracks.
 
     >>> dragon_turns(level=4, gold=6)[1]   # level 5 costs 6: bought at once
     Fraction(1, 1)
     """
-    rules = rules or Rules()
+    rules = _rules(rules)
     council = _council(council, rules)
-    if not 0 <= level < rules.dragon_attack_level:
-        raise ValueError(f"level must be 0 to {rules.dragon_attack_level - 1}, got {level}")
-    if not rules.gold_min <= gold <= rules.gold_cap(gems_won):
-        raise ValueError(f"gold must be {rules.gold_min} to {rules.gold_cap(gems_won)}, got {gold}")
+    _position(level, gold, gems_won, rules)
+    whole("horizon", horizon, 1, MAX_HORIZON)
     dist: dict[tuple[int, int], Fraction] = {(level, gold): ONE}
     out: dict[int | None, Fraction] = {}
     steps: dict[tuple[int, int], Die] = {}

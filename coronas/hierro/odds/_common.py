@@ -6,6 +6,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from coronas.bounds import at_most, whole
 from coronas.hierro.rules import Rules
 
 
@@ -22,20 +23,35 @@ def _default_rules() -> Rules:
     return Rules()
 
 
-def _count(name: str, value: Any, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ValueError(f"{name}: expected a whole number >= {low}, got {value!r}")
-    return value
+MAX_COUNT = 1000
+"""The largest army, legitimacy level, attempt count or sample size unless said otherwise."""
+MAX_PAWNS = 100
+"""The most pawns one side of an exact battle may have."""
+MAX_SHIELDS = 100
+"""The most experience shields one side may hold in an exact question."""
+MAX_BATTLE = 20_000
+"""The most ``attacker * defender * (attacker_shields + 1) * (defender_shields + 1)`` an exact
+battle may cover: 8 pawns against 8 with 15 shields each (16,384) takes a few seconds."""
+
+
+def _count(name: str, value: Any, low: int, high: int = MAX_COUNT) -> int:
+    return whole(name, value, low, high)
 
 
 def _battle_counts(
     attacker: Any, defender: Any, attacker_shields: Any, defender_shields: Any
 ) -> None:
-    """Refuse a battle that is not pawns (1 or more) and shields (0 or more) on each side."""
-    _count("attacker", attacker, 1)
-    _count("defender", defender, 1)
-    _count("attacker_shields", attacker_shields, 0)
-    _count("defender_shields", defender_shields, 0)
+    """Refuse a battle that is not pawns (1 to :data:`MAX_PAWNS`) and shields (0 to
+    :data:`MAX_SHIELDS`) on each side, or is larger than :data:`MAX_BATTLE` in all."""
+    _count("attacker", attacker, 1, MAX_PAWNS)
+    _count("defender", defender, 1, MAX_PAWNS)
+    _count("attacker_shields", attacker_shields, 0, MAX_SHIELDS)
+    _count("defender_shields", defender_shields, 0, MAX_SHIELDS)
+    at_most(
+        "attacker x defender x (attacker_shields + 1) x (defender_shields + 1)",
+        attacker * defender * (attacker_shields + 1) * (defender_shields + 1),
+        MAX_BATTLE,
+    )
 
 
 def _ranges(values: Iterable[int]) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from coronas.attrition import AttritionRules
 from coronas.dice import Die, rational_matrix
-from coronas.hierro.odds._common import _battle_counts, _count, _rules
+from coronas.hierro.odds._common import _battle_counts, _rules
 from coronas.hierro.odds.results import BattlePolicy, BattleResult
 from coronas.hierro.odds.solver import State4, _BattleSolver, _solver
 from coronas.hierro.rules import Rules
@@ -105,6 +105,10 @@ def battle(
     or an emissary's roll, not for a battle: ``good_fortune=True`` is refused with the
     reason.
 
+    Limits: 1 to 100 pawns and 0 to 100 shields a side, and ``attacker * defender *
+    (attacker_shields + 1) * (defender_shields + 1)`` at most 20,000 (every battle of the
+    game: 8 pawns against 8 with 15 shields each is 16,384); beyond them a ValueError.
+
     >>> b = battle(1, 1, defender_shields=1)        # the defender rerolls any losing die
     >>> b.attacker_wins                              # sum over x of (x/6)**2 / 6
     91/216
@@ -159,10 +163,7 @@ def battle_table(
     [119/144, 539/864]])
     """
     rules = _rules(rules)
-    _count("max_attacker", max_attacker, 1)
-    _count("max_defender", max_defender, 1)
-    _count("attacker_shields", attacker_shields, 0)
-    _count("defender_shields", defender_shields, 0)
+    _battle_counts(max_attacker, max_defender, attacker_shields, defender_shields)
     solver = _solver(rules, cavalry_charge, attacker_shields, defender_shields)
     solver.ensure(max_attacker, max_defender)
     shields = (attacker_shields, defender_shields)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from coronas.dice import Die, ProbTable, rational
 from coronas.formatting import percent, plural, rerolls_text
-from coronas.hierro.odds._common import _count, _rules
+from coronas.hierro.odds._common import MAX_COUNT, MAX_SHIELDS, _count, _rules
 from coronas.hierro.odds.steps import StepCount, _action_outcomes, _shields_until_done
 from coronas.hierro.rules import Rules
 
@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     import sympy
 
 __all__ = ["RaceResult", "RollOdds", "castle_assault", "diplomacy", "emissary_race"]
+
+MAX_ATTEMPTS = 100
+"""The most diplomatic rolls a turn of :func:`emissary_race` may hold."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,9 +123,8 @@ def _roll_odds(
     successes: int,
     actions_left: int | None,
 ) -> RollOdds:
-    if isinstance(target, bool) or not isinstance(target, int):
-        raise ValueError(f"target: expected the whole number on the banner, got {target!r}")
-    _count("shields", shields, 0)
+    _count("target", target, -MAX_COUNT)
+    _count("shields", shields, 0, MAX_SHIELDS)
     per_turn = rules.actions_per_turn
     first_turn = per_turn if actions_left is None else _count("actions_left", actions_left, 1)
     if first_turn > per_turn:
@@ -194,6 +196,9 @@ def castle_assault(
     the first removes the troops. ``good_fortune``: the first action is the card Good
     fortune, which rolls the green die instead (its rerolls too). ``actions_left``: actions
     left in the current turn (default: a whole turn).
+
+    Limits: ``target`` -1000 to 1000, ``army`` 1 to 1000, ``shields`` 0 to 100; beyond them
+    a ValueError (:func:`diplomacy` likewise, with ``legitimacy`` 0 to 1000).
 
     >>> odds = castle_assault(5, army=2, shields=1)   # 1 - (2/3)**2
     >>> odds.probability, odds.expected_shields
@@ -326,17 +331,24 @@ def emissary_race(
     f_i = q_i**(attempts + s_i) for each player's first turn and g_i = q_i**attempts after:
     P(first wins) = (1 - f1) + f1 f2 (1 - g1) / (1 - g1 g2).
 
+    Limits: ``attempts_per_turn`` 1 to 100, shields 0 to 100 and legitimacy 0 to 1000 each,
+    ``target`` -1000 to 1000; beyond them a ValueError.
+
     >>> emissary_race(2, attempts_per_turn=1).wins    # p = 5/6: p / (1 - q**2) = 6/7
     (6/7, 1/7)
     """
     rules = _rules(rules)
     attempts = rules.actions_per_turn if attempts_per_turn is None else attempts_per_turn
-    _count("attempts_per_turn", attempts, 1)
-    for name, pair in (("legitimacy", legitimacy), ("shields", shields)):
-        if len(tuple(pair)) != 2:
+    _count("target", target, -MAX_COUNT)
+    _count("attempts_per_turn", attempts, 1, MAX_ATTEMPTS)
+    for name, pair, high in (
+        ("legitimacy", legitimacy, MAX_COUNT),
+        ("shields", shields, MAX_SHIELDS),
+    ):
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             raise ValueError(f"{name}: expected a pair (first player, second player)")
         for v in pair:
-            _count(name, v, 0)
+            _count(name, v, 0, high)
     q1, q2 = (1 - rules.diplomacy_die(lv).p_ge(target) for lv in legitimacy)
     f1, f2 = q1 ** (attempts + shields[0]), q2 ** (attempts + shields[1])
     g1, g2 = q1**attempts, q2**attempts

@@ -20,6 +20,9 @@ from coronas.hierro.rules import Rules
 
 __all__ = ["MonteCarloEstimate", "simulate_battle"]
 
+MAX_SIMULATIONS = 1_000_000
+"""The most battles one :func:`simulate_battle` call rolls."""
+
 _BATCH = 512
 """Rolls drawn from :meth:`Die.sample` at a time: one call per many rolls."""
 
@@ -78,9 +81,10 @@ def simulate_battle(
     cavalry_charge: bool = False,
 ) -> MonteCarloEstimate:
     """Roll ``n`` battles with a seeded RNG, both sides following the optimal policy, and
-    count the attacker's wins: the Monte Carlo counterpart of :func:`battle`."""
+    count the attacker's wins: the Monte Carlo counterpart of :func:`battle`. ``n`` is from
+    1 to :data:`MAX_SIMULATIONS`; the sizes are those :func:`battle` takes."""
     rules = _rules(rules)
-    _count("n", n, 1)
+    _count("n", n, 1, MAX_SIMULATIONS)
     result = battle(attacker, defender, attacker_shields, defender_shields, rules, cavalry_charge)
     solver = result.policy._solver
     rng = random.Random(seed)
