@@ -25,14 +25,16 @@ def _deck_of(card: str) -> str:
 
 def twin(s: HierroState, player: int, rng: random.Random) -> HierroState:
     """A copy of ``s`` that differs only in what ``player`` cannot see: the other players'
-    loyalty cards shuffled among them, and their hand and looked-at cards swapped with cards
-    of the same deck (left in the deck or in another of them), every count kept."""
+    loyalty cards shuffled among them (while the game lasts: at its end they are shown), and
+    their hand and looked-at cards swapped with cards of the same deck (left in the deck or in
+    another of them), every count kept."""
     t = s.clone()
     others = [q for q in range(t.num_players) if q != player]
-    cards = [t.loyalty[q] for q in others]
-    rng.shuffle(cards)
-    for q, card in zip(others, cards, strict=True):
-        t.loyalty[q] = card
+    if not t.is_terminal():
+        cards = [t.loyalty[q] for q in others]
+        rng.shuffle(cards)
+        for q, card in zip(others, cards, strict=True):
+            t.loyalty[q] = card
     piles = [(q, name) for q in others for name in ("hands", "looking")]
     for q, name in piles:
         pile = list(getattr(t, name)[q])
