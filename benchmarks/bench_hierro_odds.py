@@ -33,6 +33,7 @@ from pathlib import Path
 from coronas import attrition
 from coronas.dice import exact_fractions
 from coronas.hierro import odds
+from coronas.hierro.odds.simulation import MAX_SIMULATIONS
 
 QUERY = (5, 4, 2, 1)
 """Attacker pawns, defender pawns, attacker shields, defender shields."""
@@ -150,11 +151,10 @@ def main() -> None:
     exact = odds.battle(*QUERY).attacker_wins
     p = float(exact)
     n = math.ceil(Z95**2 * p * (1 - p) / 0.0005**2)
-    if args.quick:
-        n = 20_000
+    run = 20_000 if args.quick else min(n, MAX_SIMULATIONS)
     start = time.perf_counter()
-    est = odds.simulate_battle(*QUERY, n=n, seed=args.seed)
-    mc_time = time.perf_counter() - start
+    est = odds.simulate_battle(*QUERY, n=run, seed=args.seed)
+    mc_time = (time.perf_counter() - start) * n / run  # projected to n battles
     half = Z95 * math.sqrt(p * (1 - p) / n)
 
     a, d, sa, sd = QUERY
@@ -195,12 +195,13 @@ def main() -> None:
         f"| {min(risk_time) * 1000:.0f} ms (best of 3) |"
     )
     print(
-        f"| the query by Monte Carlo, {n:,} battles (95% interval +-{half:.4f}) | {mc_time:.1f} s |"
+        f"| the query by Monte Carlo to 95% +-{half:.4f}: {n:,} battles "
+        f"(timed on {run:,}, projected) | {mc_time:.1f} s |"
     )
     print()
     print(
-        f"Exact answer: {exact} = {p:.6f}. Monte Carlo: {est.successes / n:.6f} "
-        f"(off by {abs(est.successes / n - p):.6f}; seed {args.seed})."
+        f"Exact answer: {exact} = {p:.6f}. Monte Carlo: {est.successes / run:.6f} "
+        f"(off by {abs(est.successes / run - p):.6f}; seed {args.seed})."
     )
     print()
     print(
