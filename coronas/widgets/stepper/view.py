@@ -7,6 +7,7 @@ from html import escape
 from typing import Any
 
 from coronas.engine import CHANCE, State
+from coronas.formatting import plural
 from coronas.widgets._render import PlainTextFallback, figure_html, find_drawer, state_html
 from coronas.widgets.stepper.files import default_save_path
 from coronas.widgets.stepper.model import StepperModel, score_text
@@ -297,7 +298,7 @@ class Stepper:
         shown = model.shown_log()
         lines = shown[-self.log_lines :]
         skipped = len(shown) - len(lines)
-        head = f"<i>... {skipped} earlier steps</i><br>" if skipped else ""
+        head = f"<i>... {plural(skipped, 'earlier step')}</i><br>" if skipped else ""
         self.log.value = (
             "<div style='font-family:monospace;font-size:90%;line-height:1.35'>"
             + head
