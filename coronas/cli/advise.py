@@ -17,7 +17,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from coronas.cli import games
+import coronas.cli.games as games
 from coronas.cli._base import count, fmt
 
 __all__ = ["MAX_OUTCOMES_SHOWN", "add_parser", "advice", "run"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from coronas.cli import games
+import coronas.cli.games as games
 from coronas.cli._base import count, whole
 
 __all__ = ["MAX_STEPS", "add_parser", "run"]

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from coronas.cli import games
+import coronas.cli.games as games
 from coronas.cli._base import count
 
 __all__ = ["add_parser", "run"]

@@ -6,7 +6,7 @@ import argparse
 import functools
 from typing import Any
 
-from coronas.cli import games
+import coronas.cli.games as games
 from coronas.cli._base import cpu_count, whole
 
 __all__ = ["MAX_GAMES", "add_parser", "run"]

@@ -7,8 +7,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
+import coronas.engine.journal as journal
 from coronas.dice import Die, to_fraction
-from coronas.engine import journal
 from coronas.engine.state import CHANCE, TERMINAL, State
 
 __all__ = ["Bot", "RandomBot", "exact_distribution", "play"]

@@ -10,8 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import coronas.engine.journal as journal
 from coronas.dice import Die, to_fraction
-from coronas.engine import journal
 from coronas.engine.actions import jsonable
 from coronas.engine.advice import Odds
 from coronas.engine.errors import IllegalAction

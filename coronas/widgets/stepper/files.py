@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +36,9 @@ class SaveLoad:
     message: str
     _entries: list[Any]
 
-    def _history_log(self, state: State) -> list[Any]:
-        raise NotImplementedError
-
-    def _seat_bots(self, players: int) -> Any:
-        raise NotImplementedError
+    # provided by the model:
+    _history_log: Callable[[State], list[Any]]
+    _seat_bots: Callable[[int], Any]
 
     def save(self, path: str | Path) -> bool:
         """Write the game to the file ``path`` as JSON (:meth:`State.save

@@ -16,7 +16,7 @@ viewer)`` when the game has it (viewer None: an onlooker without a seat), else
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -96,11 +96,9 @@ class SeatViews:
     holder: int | None = None
     humans: frozenset[int] = frozenset()
 
-    def player_name(self, player: int) -> str:
-        raise NotImplementedError
-
-    def pending_odds(self) -> Any:
-        raise NotImplementedError
+    # provided by the model:
+    player_name: Callable[[int], str]
+    pending_odds: Callable[[], Any]
 
     def _seat_humans(self, humans: Iterable[int] | None) -> None:
         n = self.state.num_players
