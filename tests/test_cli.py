@@ -228,12 +228,12 @@ def test_bad_arguments_give_one_line_and_status_2(capsys, argv, words):
 
 def test_bad_files_give_one_line_and_status_1(capsys, tmp_path):
     status, _, err = run(capsys, "replay", "/nonexistent/game.json")
-    assert_one_line_error(status, err, "/nonexistent/game.json", "cannot read", code=1)
+    assert_one_line_error(status, err, "/nonexistent/game.json", "cannot read", code=2)
 
     bad_json = tmp_path / "bad.json"
     bad_json.write_text("{not json")
     status, _, err = run(capsys, "replay", str(bad_json))
-    assert_one_line_error(status, err, "bad.json", "not valid JSON", "line 1", code=1)
+    assert_one_line_error(status, err, "bad.json", "not valid JSON", "line 1", code=2)
 
     state = tests.toygame.ToyGame().new_initial_state()
     state.apply(tests.toygame.Roll(1))
@@ -243,13 +243,13 @@ def test_bad_files_give_one_line_and_status_1(capsys, tmp_path):
     cheat.write_text(json.dumps(data))
     status, _, err = run(capsys, "replay", str(cheat))
     assert_one_line_error(
-        status, err, "cheat.json", "actions[1] (roll 9) cannot be replayed", code=1
+        status, err, "cheat.json", "actions[1] (roll 9) cannot be replayed", code=2
     )
 
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps({"shields": "two"}))
     status, _, err = run(capsys, "play", "toy", "--rules", str(rules))
-    assert_one_line_error(status, err, "rules.json", "'shields'", "whole number", code=1)
+    assert_one_line_error(status, err, "rules.json", "'shields'", "whole number", code=2)
 
     status, _, err = run(capsys, "play", "toy", "--save", str(tmp_path / "no" / "g.json"))
     assert_one_line_error(status, err, "cannot write", code=1)
@@ -261,7 +261,7 @@ def test_the_installed_command_runs_without_a_traceback():
         capture_output=True,
         text=True,
     )
-    assert out.returncode == 1
+    assert out.returncode == 2
     assert out.stderr.startswith("coronas: error: missing.json") and "Traceback" not in out.stderr
 
 

@@ -141,21 +141,21 @@ def one_line_error(status, err, code, *words):
 
 def test_advise_refuses_a_bad_file_on_one_line(capsys, tmp_path):
     status, _, err = run(capsys, "advise", str(tmp_path / "missing.json"))
-    one_line_error(status, err, 1, "missing.json")
+    one_line_error(status, err, 2, "missing.json")
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     status, _, err = run(capsys, "advise", str(broken))
-    one_line_error(status, err, 1, "broken.json")
+    one_line_error(status, err, 2, "broken.json")
     other = tmp_path / "other.json"
     other.write_text('{"format": "something else"}')
     status, _, err = run(capsys, "advise", str(other))
-    one_line_error(status, err, 1, "other.json", "not a coronas saved game")
+    one_line_error(status, err, 2, "other.json", "not a coronas saved game")
     cheat = json.loads(odds_state().to_json())
     cheat["actions"] = [{"type": "Roll", "value": 5}]  # no 5 on this die
     bad = tmp_path / "cheat.json"
     bad.write_text(json.dumps(cheat))
     status, _, err = run(capsys, "advise", str(bad))
-    assert status == 1 and len(err.strip().splitlines()) == 1, err
+    assert status == 2 and len(err.strip().splitlines()) == 1, err
 
 
 def test_advise_usage_mistakes_exit_2(capsys):

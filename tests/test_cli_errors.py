@@ -1,5 +1,5 @@
 """The command line never shows a traceback: a usage mistake is one line and exit status 2,
-any other failure one line and exit status 1; the nearest command or option is suggested;
+a bad input file too; any other failure one line and exit status 1; the nearest command or option is suggested;
 every number is checked against its documented limit at parse time."""
 
 from __future__ import annotations
@@ -159,12 +159,12 @@ def test_the_real_command_never_shows_a_traceback(tmp_path):
     status, _, err = coronas("odds", "risk", "100", "100")
     assert status == 2 and len(err) == 1 and "the limit is 1000" in err[0]
     status, _, err = coronas("replay", str(tmp_path / "missing.json"))
-    assert status == 1 and len(err) == 1 and "missing.json" in err[0]
+    assert status == 2 and len(err) == 1 and "missing.json" in err[0]
     bad = tmp_path / "rules.json"
     bad.write_text("[1, 2")
     status, _, err = coronas("odds", "risk", "2", "1")
     assert status == 0
     status, _, err = coronas("odds", "carolus-draws", "3", "--rules", str(bad))
-    assert status == 1 and len(err) == 1 and "rules.json" in err[0]
+    assert status == 2 and len(err) == 1 and "rules.json" in err[0]
     status, out, err = coronas("play", "hierro", "--max-steps", "1")
     assert status == 0 and "the game is not over" in out

@@ -59,13 +59,24 @@ def _fail(message: str, status: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status: 0, 2 for a usage mistake, 1 for any
-    other failure, 130 when interrupted."""
+    """Run the command line; returns the exit status: 0, 2 for a usage mistake or a bad input
+    file, 1 for any other failure, 130 when interrupted."""
     try:
         return _run(argv)
     except KeyboardInterrupt:
         print("coronas: interrupted", file=sys.stderr)
         return 130
+
+
+def _input_errors() -> tuple[type[BaseException], ...]:
+    """The errors of a bad input file: a saved game, a rule file, a board file."""
+    from coronas.engine import RulesError, SaveFileError
+
+    found: list[type[BaseException]] = [SaveFileError, RulesError]
+    board = sys.modules.get("coronas.hierro.board_file")
+    if board is not None:
+        found.append(board.BoardError)
+    return tuple(found)
 
 
 def _quiet_stdout() -> None:
@@ -78,7 +89,7 @@ def _quiet_stdout() -> None:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    from coronas.engine import IllegalAction, SaveFileError
+    from coronas.engine import IllegalAction
 
     parser = build_parser()
     try:
@@ -94,7 +105,9 @@ def _run(argv: Sequence[str] | None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     except CommandError as exc:
         return _fail(str(exc), 2)
-    except (IllegalAction, SaveFileError) as exc:
+    except _input_errors() as exc:  # a bad file given on the command line: its problem named
+        return _fail(str(exc), 2)
+    except IllegalAction as exc:
         return _fail(str(exc), 1)
     except BrokenPipeError:  # the reader went away (``coronas advise g.json | head``)
         _quiet_stdout()
