@@ -127,7 +127,7 @@ def test_save_load_and_replay_give_an_equal_state(tmp_path):
 )
 def test_bad_saved_games_name_the_problem(text, message):
     with pytest.raises(SaveFileError, match=message):
-        load_game(text)
+        State.from_json(text)
 
 
 def test_rules_from_dict_and_file(tmp_path):

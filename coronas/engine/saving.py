@@ -52,8 +52,9 @@ def _fail(source: str, message: str) -> SaveFileError:
 def load_game(path: str | Path, source: str | None = None) -> State:
     """Load a saved game from the file at ``path`` (see :meth:`State.from_json` for text)."""
     if isinstance(path, str) and path.lstrip().startswith("{"):
-        # JSON text given where a path belongs: read it as what it plainly is.
-        return load_game_text(path, source or "saved game")
+        raise SaveFileError(
+            "load_game takes the path of a saved game; for JSON text use State.from_json(text)"
+        )
     if not isinstance(path, (str, Path)):
         raise SaveFileError(f"load_game takes the path of a saved game, got {short(path)}")
     text = read_text_file(path, SaveFileError, "coronas saved game")

@@ -33,7 +33,7 @@ from coronas.batalla import (
     Visit,
 )
 from coronas.batalla.bots import GreedyBot, RandomBot
-from coronas.engine import load_game, play
+from coronas.engine import State, play
 from coronas.engine.journal import LoggedDict, LoggedList
 
 # Every action of the game, legal or not somewhere: the pool illegal moves are drawn from.
@@ -102,7 +102,7 @@ def test_random_play_keeps_invariants_and_refuses_illegal_moves(seed, rules, ste
         state.apply(action)
     check_invariants(state)
     # save/load and replay from the seed and the action list give an equal state
-    loaded = load_game(state.to_json())
+    loaded = State.from_json(state.to_json())
     assert loaded == state and loaded.history == state.history
     replay = Game(seed=seed, rules=rules).new_initial_state()
     for action in state.history:

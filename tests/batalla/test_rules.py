@@ -27,7 +27,7 @@ from coronas.batalla import (
     SpendSwords,
     Visit,
 )
-from coronas.engine import RulesError, SaveFileError, load_game
+from coronas.engine import RulesError, SaveFileError, State
 from tests.batalla.helpers import play_out, position
 
 FULL = ("militia_commander", "smith", "sorcerer", "priest", "noble", "master_of_coin")
@@ -443,7 +443,7 @@ def test_illegal_actions_name_the_phase_and_change_nothing():
 def test_undo_and_save_load_round_trip():
     state = Game(seed=3).new_initial_state()
     play_out(state, [RollOff(1, 6), Roll(2, 5), ChooseDie(2, 5), Seat("priest"), Visit("blue")])
-    copy = load_game(state.to_json())
+    copy = State.from_json(state.to_json())
     assert copy == state and copy.history == state.history
     state.undo()
     assert state.phase == "church" and state.swords[0] == 2
@@ -452,7 +452,7 @@ def test_undo_and_save_load_round_trip():
 def test_positions_round_trip_and_are_validated():
     state = position(phase="buy", gold=[5, -1], chairs=[FULL, (None,) * 6], clergy=["red", None])
     state.apply(Buy("shield"))
-    assert load_game(state.to_json()) == state
+    assert State.from_json(state.to_json()) == state
     with pytest.raises(ValueError, match=r"gold\[0\]: expected a whole number from -1 to 7"):
         position(gold=[9, 0])
     with pytest.raises(ValueError, match="unknown field"):
@@ -461,7 +461,7 @@ def test_positions_round_trip_and_are_validated():
         position(chairs=[("noble", "noble", None, None, None, None), (None,) * 6])
     bad = state.to_json().replace('"gold": [5, -1]', '"gold": [5, 12]')
     with pytest.raises(SaveFileError, match="gold"):
-        load_game(bad)
+        State.from_json(bad)
 
 
 def test_rule_files_are_validated(tmp_path):

@@ -11,7 +11,7 @@ from importlib import resources
 import pytest
 
 from coronas.batalla import Game, State
-from coronas.engine import load_game
+from coronas.engine import State, load_game
 
 FIXTURES = resources.files("tests.batalla") / "fixtures"
 
@@ -24,7 +24,7 @@ def test_a_saved_game_replays_to_an_equal_state_with_the_same_text(name):
     assert isinstance(state.game, Game)
     assert state.is_terminal()
     assert str(state) == shown
-    again = load_game(state.to_json())
+    again = State.from_json(state.to_json())
     assert again == state and str(again) == shown
     # replaying the same actions by hand on a fresh state gives the same position
     fresh = state.game.new_initial_state()
@@ -41,7 +41,7 @@ def test_a_fresh_interpreter_loads_a_saved_game_through_the_engine_alone():
     path = FIXTURES / "random_game.json"
     code = (
         "import sys; from coronas.engine import available_games, load_game\n"
-        "state = load_game(open(sys.argv[1], encoding='utf-8').read())\n"
+        "state = load_game(sys.argv[1])\n"
         "print(available_games()['batalla'].__module__, state.is_terminal())"
     )
     out = subprocess.run(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from coronas.carolus import CarolusState, Game, Position
-from coronas.engine import RandomBot, load_game, play
+from coronas.engine import RandomBot, State, play
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -58,7 +58,7 @@ def hand_set_game() -> CarolusState:
 def test_a_saved_game_loads_back_equal_with_the_same_text(name, rebuild):
     text = (FIXTURES / f"{name}.json").read_text(encoding="utf-8")
     shown = (FIXTURES / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
-    loaded = load_game(text)
+    loaded = State.from_json(text)
     assert isinstance(loaded, CarolusState)
     assert str(loaded) == shown
     again = rebuild()

@@ -118,7 +118,7 @@ def test_saved_game_loads_back_equal_default_and_custom_board():
     custom = Game(players=3, seed=2, board=board).new_initial_state()
     for _ in range(3):
         custom.apply(custom.legal_actions()[0])
-    loaded = load_game(custom.to_json())
+    loaded = State.from_json(custom.to_json())
     assert loaded == custom and loaded.game.board == custom.game.board
     assert loaded.game.board != load_board()
 
@@ -133,7 +133,7 @@ def test_a_hand_built_position_saves_with_its_moves_and_loads_back_equal():
     )
     s.apply(AttackCastle("Verona"))
     s.apply(Roll(3))
-    loaded = load_game(s.to_json())
+    loaded = State.from_json(s.to_json())
     assert loaded == s and loaded.history == s.history
     assert loaded.game == s.game and loaded.game.start_position == s.game.start_position
     # the loaded game goes on from there: one shield, one more roll
@@ -145,7 +145,7 @@ def test_a_saved_position_the_rules_refuse_is_a_save_file_error():
     with pytest.raises(
         SaveFileError, match=r"position: castles\['Verona'\]: expected a player 0-2"
     ):
-        load_game(text.replace('"Verona": [1, true]', '"Verona": [7, true]'))
+        State.from_json(text.replace('"Verona": [1, true]', '"Verona": [7, true]'))
     with pytest.raises(ValueError, match="position: unknown field 'armys'"):
         Game(players=3, position={"armys": {}})
     with pytest.raises(ValueError, match="position: armies: expected a mapping city"):
@@ -157,7 +157,7 @@ def test_bad_saved_action_names_the_action():
     s.apply(ChooseCastle("Friuli"))
     text = s.to_json().replace("Friuli", "Lucca")
     with pytest.raises(SaveFileError, match="5-player"):
-        load_game(text)
+        State.from_json(text)
 
 
 # -- end of the game -----------------------------------------------------------------------------
@@ -297,6 +297,6 @@ def test_saved_game_keeps_custom_rules_and_the_advanced_set_up():
         if s.is_terminal():
             break
         s.apply(s.sample_chance(rng) if s.is_chance_node() else rng.choice(s.legal_actions()))
-    loaded = load_game(s.to_json())
+    loaded = State.from_json(s.to_json())
     assert loaded == s and loaded.rules == rules and loaded.tiles == s.tiles
     assert loaded.colour(0) == "black"
