@@ -1,0 +1,194 @@
+"""The stepper's seat views in a real browser: pass and play hides everything behind the
+hand-over screen until its seat says it holds the laptop, then shows that seat's own loyalty
+card and no one else's; a seat's view waits while another seat is to move.
+
+Same harness and skip rules as ``test_notebooks_in_browser.py``: JupyterLab in headless
+Chromium (:mod:`coronas.widgets.browser`), skipped without them unless
+``CORONAS_REQUIRE_BROWSER=1``. The notebook is written here, so no notebook of the project is
+run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+
+import pytest
+
+from coronas.hierro import Game
+from coronas.widgets import StepperModel
+from coronas.widgets.browser import (
+    StepperOnPage,
+    _notebook,
+    chromium_page,
+    lab_server,
+    run_all_cells,
+)
+from tests.browser.test_notebooks_in_browser import _require_browser
+
+SEED = 9  # the game's and the stepper's: red is dealt crown:green, not its own crown
+NOTEBOOK = "seats.ipynb"
+CELLS = [
+    "from coronas.hierro import Game\nfrom coronas.widgets import Stepper",
+    # 0: the open view, which the test switches to red's seat (first on the page: finding
+    # the steppers waits for a visible Undo, and pass and play hides its controls)
+    f"Stepper(Game(players=3, seed={SEED}).new_initial_state(), seed={SEED})",
+    # 1: pass and play, every seat a person
+    f"Stepper(Game(players=3, seed={SEED}).new_initial_state(), seed={SEED}, view='pass',"
+    " humans=[0, 1, 2])",
+]
+NAMES = ["red", "green", "blue"]
+WAIT_S = 30
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    _require_browser()
+    folder = tmp_path_factory.mktemp("seats")
+    notebook = folder / NOTEBOOK
+    notebook.write_text(json.dumps(_notebook(CELLS), indent=1), encoding="utf-8")
+    with lab_server([notebook], folder / "lab") as server:
+        yield server
+
+
+def _loyalty_cards() -> list[str]:
+    """Each seat's loyalty card after the same clicks in plain Python: the three castles
+    chosen (each seat's first action), the set-up rolled with the stepper's seeded dice."""
+    model = StepperModel(Game(players=3, seed=SEED).new_initial_state(), seed=SEED, view="pass")
+    for _ in NAMES:
+        model.take_laptop()
+        model.play(model.state.legal_actions()[0])
+    while model.state.is_chance_node():
+        model.roll()
+    cards = []
+    for seat in range(3):
+        found = re.search(r"Loyalty card: (\S+)\.", model.state.observation_text(seat))
+        assert found, model.state.observation_text(seat)
+        cards.append(found.group(1))
+    return cards
+
+
+def _text(locator) -> str:
+    return " ".join(locator.inner_text().split())
+
+
+def _until(stepper: StepperOnPage, check: Callable[[], bool], what: str) -> None:
+    """Wait until ``check()`` holds: the kernel answers a click by redrawing, widget by
+    widget, so a part of the stepper may change before another."""
+    deadline = time.monotonic() + WAIT_S
+    while not check():
+        if time.monotonic() > deadline:
+            seen = stepper.seen()
+            raise AssertionError(
+                f"not within {WAIT_S} s: {what}\nstatus: {seen.status!r}\n"
+                f"board: {_text(stepper.board)!r}\nlog: {seen.log!r}"
+            )
+        stepper.page.wait_for_timeout(100)
+
+
+def _shows(stepper: StepperOnPage, part, text: str) -> str:
+    """Wait until ``part`` of the stepper shows ``text``; returns what it shows."""
+    _until(stepper, lambda: text in _text(part), f"{text!r} shown")
+    return _text(part)
+
+
+def _hand_over(stepper: StepperOnPage, name: str) -> None:
+    """At the hand-over screen for ``name``: nothing of the game is shown; click the button
+    and wait for the seat's own view."""
+    _shows(stepper, stepper.status, f"Hand the laptop to {name}")
+    button = stepper.root.locator("button", has_text="show my hand")
+    undo = stepper.root.locator("button", has_text="Undo")
+    _until(
+        stepper,
+        lambda: (
+            button.is_visible()
+            and _text(stepper.board) == ""
+            and _text(stepper.log) == ""
+            and stepper.board.locator("img, svg").count() == 0
+            and not stepper.at_decision()
+            and not stepper.at_chance_node()
+            and not undo.is_visible()
+        ),
+        "the hand-over screen: only the button, no position, log, actions or controls",
+    )
+    assert _text(button) == f"I am {name}, show my hand"
+    button.click()
+    _shows(stepper, stepper.board, f"You are {name}.")
+    _until(stepper, lambda: not button.is_visible() and undo.is_visible(), "the screen gone")
+
+
+def test_pass_and_play_shows_each_seat_only_its_own_secrets(lab):
+    cards = _loyalty_cards()
+    assert len(set(cards)) == 3 and cards[0] != "crown:red", cards
+    with chromium_page(viewport=(1280, 1100)) as page:
+        run_all_cells(page, lab, NOTEBOOK, timeout_s=120)
+        passed = StepperOnPage(page, 1)
+
+        # Each seat takes the laptop, sees no card dealt yet and chooses its main castle.
+        for name in NAMES:
+            _hand_over(passed, name)
+            assert "Loyalty card: not dealt yet" in _text(passed.board)
+            _shows(passed, passed.status, f"{name} to move")
+            _until(passed, passed.at_decision, f"{name}'s actions shown")
+            passed.play_button.click()
+            moving = f"{name} to move"
+            _until(passed, lambda m=moving: m not in _text(passed.status), f"{name} played")
+
+        # The set-up draws, rolled while blue holds the laptop: no outcome is listed (their
+        # chances would tell the hands), and red's and green's are logged unnamed.
+        status = _shows(passed, passed.status, "Chance: red is dealt a loyalty card")
+        take = passed.root.locator("button", has_text="Take this outcome")
+        for _ in range(9):  # a loyalty card, a political and a military card each
+            assert status.startswith("Chance: "), status
+            _until(
+                passed,
+                lambda: passed.at_chance_node() and not take.is_visible(),
+                "only the seeded Roll offered",
+            )
+            assert passed.root.locator("table").count() == 0, "outcomes listed at a draw"
+            passed.roll_button.click()
+            _until(passed, lambda old=status: _text(passed.status) != old, "rolled")
+            status = _text(passed.status)
+        assert status.startswith("Hand the laptop to red"), status
+
+        # Red takes the laptop: its own loyalty card, none of the others'.
+        _hand_over(passed, "red")
+        board = _text(passed.board)
+        assert f"You are red. Loyalty card: {cards[0]}." in board, board
+        for card in cards[1:]:
+            assert card not in board, f"red is shown {card}, another seat's loyalty card"
+        log = _text(passed.log)
+        assert f"chance: red is dealt loyalty card {cards[0]}" in log, log
+        assert "chance: green is dealt a loyalty card" in log, log
+        assert "chance: blue is dealt a loyalty card" in log, log
+        assert not any(card in log for card in cards[1:]), log
+        _until(passed, passed.at_decision, "red's actions shown")
+
+
+def test_a_seat_view_waits_for_the_other_seats(lab):
+    with chromium_page(viewport=(1280, 1100)) as page:
+        run_all_cells(page, lab, NOTEBOOK, timeout_s=120)
+        seat = StepperOnPage(page, 0)
+        _shows(seat, seat.status, "red to move")
+        assert "You are" not in _text(seat.board)  # the open view draws the whole state
+
+        view = seat.root.locator(".widget-dropdown").filter(has_text="View").locator("select")
+        labels = view.locator("option").all_inner_texts()
+        # option labels use no-break spaces: compare with the spaces normalised
+        red = [label for label in labels if " ".join(label.split()) == "seat: red"]
+        assert red, labels
+        view.select_option(label=red[0])
+        _shows(seat, seat.board, "You are red. Loyalty card: not dealt yet.")
+        _until(seat, seat.at_decision, "red's actions shown")
+
+        seat.play_button.click()
+        _shows(seat, seat.status, "Waiting for green")
+        _until(
+            seat,
+            lambda: not seat.at_decision() and not seat.at_chance_node(),
+            "no Play (nor Roll) while green is to move",
+        )
+        assert "You are red." in _text(seat.board)
+        assert "red: choose" in _text(seat.log)
