@@ -1,6 +1,6 @@
-"""The command line never shows a traceback: a usage mistake is one line and exit status 2,
-a bad input file too; any other failure one line and exit status 1; the nearest command or option is suggested;
-every number is checked against its documented limit at parse time."""
+"""The command line never shows a traceback: a usage mistake or a bad input file is one line
+and exit status 2, any other failure one line and exit status 1; the nearest command or option
+is suggested; every number is checked against its documented limit at parse time."""
 
 from __future__ import annotations
 

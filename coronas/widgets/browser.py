@@ -344,10 +344,16 @@ class StepperOnPage:
         """Click "Play" (the action shown in the action list); returns before and after."""
         return self._click_and_wait(self.play_button)
 
+    def dropdown(self, label: str) -> Any:
+        """The ``<select>`` of the stepper's dropdown labelled ``label`` ("Kind", "Action",
+        "View"), found by its label rather than its place (the View menu comes first)."""
+        name = self.page.locator("label", has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
+        return self.root.locator(".widget-dropdown", has=name).locator("select")
+
     def choose_kind(self, prefix: str) -> str:
         """Pick the kind of action whose label starts with ``prefix`` ("Attack castle"), and
         wait until the action list shows that kind. Returns the first action's label."""
-        kinds, actions = self.root.locator("select").nth(0), self.root.locator("select").nth(1)
+        kinds, actions = self.dropdown("Kind"), self.dropdown("Action")
         labels = kinds.locator("option").all_inner_texts()
         # option labels use no-break spaces: compare with the spaces normalised
         matching = [label for label in labels if " ".join(label.split()).startswith(prefix)]

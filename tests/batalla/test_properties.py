@@ -33,7 +33,7 @@ from coronas.batalla import (
     Visit,
 )
 from coronas.batalla.bots import GreedyBot, RandomBot
-from coronas.engine import State, play
+from coronas.engine import play
 from coronas.engine.journal import LoggedDict, LoggedList
 
 # Every action of the game, legal or not somewhere: the pool illegal moves are drawn from.

@@ -11,7 +11,6 @@ from importlib import resources
 import pytest
 
 from coronas.batalla import Game, State
-from coronas.engine import State, load_game
 
 FIXTURES = resources.files("tests.batalla") / "fixtures"
 

@@ -26,7 +26,7 @@ def lab(tmp_path_factory):
 
 def _select(stepper: StepperOnPage, words: str) -> None:
     """Pick the action whose label contains ``words`` in the stepper's action list."""
-    actions = stepper.root.locator("select").nth(1)
+    actions = stepper.dropdown("Action")
     labels = actions.locator("option").all_inner_texts()
     label = next((x for x in labels if words in " ".join(x.split())), None)
     assert label is not None, (words, labels)

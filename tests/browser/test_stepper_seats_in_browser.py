@@ -174,7 +174,7 @@ def test_a_seat_view_waits_for_the_other_seats(lab):
         _shows(seat, seat.status, "red to move")
         assert "You are" not in _text(seat.board)  # the open view draws the whole state
 
-        view = seat.root.locator(".widget-dropdown").filter(has_text="View").locator("select")
+        view = seat.dropdown("View")
         labels = view.locator("option").all_inner_texts()
         # option labels use no-break spaces: compare with the spaces normalised
         red = [label for label in labels if " ".join(label.split()) == "seat: red"]

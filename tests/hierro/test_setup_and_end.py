@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from coronas.engine import IllegalAction, SaveFileError, State, load_game
+from coronas.engine import IllegalAction, SaveFileError, State
 from coronas.hierro import (
     AttackCastle,
     ChooseCastle,
