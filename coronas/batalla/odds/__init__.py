@@ -15,14 +15,14 @@ seeded simulations.
 1/6
 
 :mod:`~coronas.batalla.odds.battles` holds the battles, :mod:`~coronas.batalla.odds.council`
-the decision dice, gold income and the dragon.
+the decision dice, gold income and the dragon, :mod:`~coronas.batalla.odds.position` the odds
+of the move at hand in an engine state (``state.odds()`` and the bots' battle choices).
 """
 
 from coronas.batalla.odds.battles import (
     BattleOdds,
     BattleOutcome,
     battle,
-    battle_choice,
     gem_probability,
     gem_table,
 )
@@ -38,6 +38,7 @@ from coronas.batalla.odds.council import (
     p_chair,
     p_doubles,
 )
+from coronas.batalla.odds.position import battle_choice
 
 __all__ = [
     "DEFAULT_COUNCIL",

@@ -15,7 +15,6 @@ import functools
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from coronas.batalla.actions import Accept, Reroll, SpendCross, SpendCrown, SpendSwords
 from coronas.batalla.rules import Rules
 from coronas.dice import Die, ProbTable, rational
 from coronas.engine.schema import short
@@ -27,7 +26,6 @@ __all__ = [
     "BattleOdds",
     "BattleOutcome",
     "battle",
-    "battle_choice",
     "gem_probability",
     "gem_table",
 ]
@@ -464,31 +462,23 @@ def battle(
     >>> battle(3, 1, attacker_crown=True).gem > b.gem   # the Crown's 3 gold: rerolls for 1, 2
     True
     """
-    rules = _check_battle(
-        attacker_swords, defender_shields, attacker_gold, defender_gold, rules, attacker_gems_won
-    )
-    return BattleOdds(
-        attacker_swords,
-        defender_shields,
-        attacker_gold,
-        defender_gold,
-        rules,
-        bool(attacker_crown),
-        bool(attacker_cross),
-        attacker_gems_won,
-    )
+    args = (attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
+    return BattleOdds(*_battle_args(*args, attacker_crown, attacker_cross, attacker_gems_won))
 
 
-def _check_battle(
+def _battle_args(
     attacker_swords: Any,
     defender_shields: Any,
     attacker_gold: Any,
     defender_gold: Any,
     rules: Any,
-    attacker_gems_won: Any = 0,
-) -> Rules:
-    """The rule set, once every number is on its track (swords and shields 0..militia_max,
-    gold gold_min..the cap); else ValueError naming the argument and its range."""
+    attacker_crown: Any,
+    attacker_cross: Any,
+    attacker_gems_won: Any,
+) -> tuple[int, int, int, int, Rules, bool, bool, int]:
+    """A battle's arguments checked (swords and shields 0..militia_max, gold gold_min..the
+    cap) and in the order :class:`BattleOdds` takes them; else ValueError naming the argument
+    and its range."""
     if rules is None:
         rules = _DEFAULT_RULES
     if not isinstance(rules, Rules):
@@ -507,7 +497,17 @@ def _check_battle(
     ):
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
             raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {short(v)}")
-    return rules
+    crown, cross = bool(attacker_crown), bool(attacker_cross)
+    return (
+        attacker_swords,
+        defender_shields,
+        attacker_gold,
+        defender_gold,
+        rules,
+        crown,
+        cross,
+        gems,
+    )
 
 
 _DEFAULT_RULES = Rules()
@@ -530,19 +530,8 @@ def gem_probability(
     >>> gem_probability(2, 2)
     Fraction(5, 18)
     """
-    rules = _check_battle(
-        attacker_swords, defender_shields, attacker_gold, defender_gold, rules, attacker_gems_won
-    )
-    return _gem_probability(
-        attacker_swords,
-        defender_shields,
-        attacker_gold,
-        defender_gold,
-        rules,
-        bool(attacker_crown),
-        bool(attacker_cross),
-        attacker_gems_won,
-    )
+    args = (attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
+    return _gem_probability(*_battle_args(*args, attacker_crown, attacker_cross, attacker_gems_won))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -581,46 +570,3 @@ def gem_table(
         for s in range(rules.min_swords_to_attack, rules.militia_max + 1)
     ]
     return ProbTable(rows, header=("", *(f"{d} shields" for d in shields)))
-
-
-def state_battle(state: Any) -> tuple[_BattleSolver, _Node | None]:
-    """The solver of the battle at an engine state (the attacker to move, or in its battle)
-    and the node of its dice and decision now (None before the battle roll)."""
-    p, rules = state.player, state.rules
-    q = 1 - p
-    solver = _solver(state.swords[p], state.shields[q], rules, state.cap(p))
-    tokens = _tokens(state.crown == p, False, rules)
-    if (
-        state.cross == p
-        and rules.cross_effect == "priest"
-        and state._cross_ready(p)
-        and "golden" in state._church_options(p)
-    ):
-        tokens |= CROSS
-    if state.bdice is None:
-        return solver, (0, 0, state.gold[p], state.gold[q], *state.rerolls, 0, tokens)
-    a, d = state.bdice
-    return solver, (a, d, state.gold[p], state.gold[q], *state.rerolls, state.declined, tokens)
-
-
-def battle_choice(state: Any) -> Any:
-    """The optimal action of :func:`battle` at a battle decision of an engine state: reroll
-    (spending the Crown first when gold alone cannot pay) or keep at ``reroll_choice``, the
-    Cross on the golden square or nothing at the attacker's moment (``battle_tokens``), the
-    most swords at ``spend``. (For bots and for checking the odds on the engine's own game
-    tree.)"""
-    if state.phase == "spend":
-        return SpendSwords(max(state._spend_options()))
-    if state.phase not in ("reroll_choice", "battle_tokens"):
-        raise ValueError(f"not a battle decision: this is {state.describe_phase()}")
-    solver, node = state_battle(state)
-    step = solver.choice(node)
-    kind = None if step is None else step[0]
-    if kind == "cross":
-        return SpendCross("golden")
-    if kind != "reroll" or state.phase == "battle_tokens":
-        return Accept()
-    cost = state.rules.reroll_cost(state.rerolls[state.decider])
-    if state.gold[state._deciding()] < cost:
-        return SpendCrown()
-    return Reroll(cost)

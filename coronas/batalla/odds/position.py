@@ -42,7 +42,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from coronas.batalla.actions import Attack, CrossReroll, Reroll, SpendCross, SpendCrown, SpendSwords
+from coronas.batalla.actions import (
+    Accept,
+    Attack,
+    CrossReroll,
+    Reroll,
+    SpendCross,
+    SpendCrown,
+    SpendSwords,
+)
 from coronas.batalla.odds.battles import (
     CROSS,
     CROWN,
@@ -51,13 +59,13 @@ from coronas.batalla.odds.battles import (
     BattleOdds,
     _BattleSolver,
     _Node,
-    battle_choice,
-    state_battle,
+    _solver,
+    _tokens,
 )
 from coronas.dice import Die, rational
 from coronas.engine.advice import Odds
 
-__all__ = ["ATTACKER_AIM", "DEFENDER_AIM", "position_odds"]
+__all__ = ["ATTACKER_AIM", "DEFENDER_AIM", "battle_choice", "position_odds", "state_battle"]
 
 ATTACKER_AIM = "take a gem"
 DEFENDER_AIM = "keep its gems"
@@ -205,3 +213,46 @@ def _odds(
         roll=None if roll is None else rational(roll),
         detail=detail,
     )
+
+
+def state_battle(state: Any) -> tuple[_BattleSolver, _Node | None]:
+    """The solver of the battle at an engine state (the attacker to move, or in its battle)
+    and the node of its dice and decision now (None before the battle roll)."""
+    p, rules = state.player, state.rules
+    q = 1 - p
+    solver = _solver(state.swords[p], state.shields[q], rules, state.cap(p))
+    tokens = _tokens(state.crown == p, False, rules)
+    if (
+        state.cross == p
+        and rules.cross_effect == "priest"
+        and state._cross_ready(p)
+        and "golden" in state._church_options(p)
+    ):
+        tokens |= CROSS
+    if state.bdice is None:
+        return solver, (0, 0, state.gold[p], state.gold[q], *state.rerolls, 0, tokens)
+    a, d = state.bdice
+    return solver, (a, d, state.gold[p], state.gold[q], *state.rerolls, state.declined, tokens)
+
+
+def battle_choice(state: Any) -> Any:
+    """The optimal action of :func:`battle` at a battle decision of an engine state: reroll
+    (spending the Crown first when gold alone cannot pay) or keep at ``reroll_choice``, the
+    Cross on the golden square or nothing at the attacker's moment (``battle_tokens``), the
+    most swords at ``spend``. (For bots and for checking the odds on the engine's own game
+    tree.)"""
+    if state.phase == "spend":
+        return SpendSwords(max(state._spend_options()))
+    if state.phase not in ("reroll_choice", "battle_tokens"):
+        raise ValueError(f"not a battle decision: this is {state.describe_phase()}")
+    solver, node = state_battle(state)
+    step = solver.choice(node)
+    kind = None if step is None else step[0]
+    if kind == "cross":
+        return SpendCross("golden")
+    if kind != "reroll" or state.phase == "battle_tokens":
+        return Accept()
+    cost = state.rules.reroll_cost(state.rerolls[state.decider])
+    if state.gold[state._deciding()] < cost:
+        return SpendCrown()
+    return Reroll(cost)
