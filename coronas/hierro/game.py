@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from coronas import engine
-from coronas.engine import register_game
+from coronas.engine import RulesError, register_game
 from coronas.hierro.actions import ACTION_TYPES, Roll
 from coronas.hierro.board import Board, load_board
 from coronas.hierro.positions import position_kwargs, position_record
@@ -79,6 +79,11 @@ class Game(engine.Game):
                 raise ValueError(
                     f"the {kind} deck needs more than the {dealt} cards dealt at the start"
                 )
+        if r.shields_start * self.num_players > r.shields_total:
+            raise RulesError(
+                f"{r.shields_total} experience shields cannot give "
+                f"{r.shields_start} to each of {self.num_players} players"
+            )
         starts = len(board.start_castles(players=self.num_players))
         if starts < self.num_players:
             raise ValueError(

@@ -86,3 +86,13 @@ def test_rules_file_round_trip_and_errors(tmp_path):
         with pytest.raises(RulesError, match=words) as info:
             Rules.load(bad)
         assert "bad.json" in str(info.value)
+
+
+def test_a_rule_set_that_cannot_deal_the_shields_is_refused_when_the_game_is_made():
+    # 15 experience shields in all cannot give 12 to each of 4 players: the match is refused
+    # at once, before any state exists, so a game that starts can be played.
+    from coronas.engine import RulesError
+
+    with pytest.raises(RulesError, match="15 experience shields cannot give 12 to each of 4"):
+        Game(players=4, rules={"shields_start": 12})
+    assert Game(players=5, rules={"shields_start": 3}).num_players == 5
