@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from coronas.batalla.actions import ACTION_TYPES, TOKENS
 from coronas.batalla.rules import CHURCH_SQUARES, COUNSELORS, Rules
 from coronas.engine import Game, register_game
+from coronas.engine.game import lazy_state_class
 
 if TYPE_CHECKING:
     from coronas.batalla.state import BatallaState
@@ -140,17 +141,6 @@ def place(state: BatallaState, pos: Mapping[str, Any]) -> None:
     state.phase = pos.get("phase", "roll")
 
 
-class _StateClass:
-    """``BatallaGame.state_class``, :class:`~coronas.batalla.state.BatallaState`, looked up
-    when first asked for: the state module imports this one (loading the state is how the
-    engine finds the game), so this one cannot import it at its top."""
-
-    def __get__(self, game: Any, owner: Any = None) -> type[BatallaState]:
-        from coronas.batalla.state import BatallaState
-
-        return BatallaState
-
-
 @register_game
 class BatallaGame(Game):
     """A match of Batalla de Coronas (2 players).
@@ -169,7 +159,7 @@ class BatallaGame(Game):
     """
 
     name = "batalla"
-    state_class = _StateClass()
+    state_class = lazy_state_class("coronas.batalla.state", "BatallaState")
     rules_class = Rules
     action_types = ACTION_TYPES
     min_players = 2

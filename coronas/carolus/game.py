@@ -25,6 +25,7 @@ from coronas.carolus.effects import NOBODY, family_controller
 from coronas.carolus.legality import whole
 from coronas.carolus.rules import Rules
 from coronas.engine import register_game
+from coronas.engine.game import lazy_state_class
 from coronas.engine.schema import short
 
 if TYPE_CHECKING:
@@ -316,16 +317,6 @@ def position_of(state: CarolusState) -> Position:
     )
 
 
-class _StateClass:
-    """``Game.state_class``, imported when first asked for (the state module imports this
-    one, so this one imports it lazily)."""
-
-    def __get__(self, obj: object, owner: type) -> type[CarolusState]:
-        from coronas.carolus.state import CarolusState
-
-        return CarolusState
-
-
 @register_game
 class Game(engine.Game):
     """A Carolus Magnus match: 2 or 3 players, a rule set, a seed, optionally a position.
@@ -335,7 +326,7 @@ class Game(engine.Game):
     """
 
     name = "carolus"
-    state_class = _StateClass()
+    state_class = lazy_state_class("coronas.carolus.state", "CarolusState")
     rules_class = Rules
     action_types = ACTION_TYPES
     min_players = 2

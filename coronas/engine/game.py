@@ -13,7 +13,7 @@ from coronas.engine.rules import RuleSet
 if TYPE_CHECKING:
     from coronas.engine.state import State
 
-__all__ = ["Game", "available_games", "register_game"]
+__all__ = ["Game", "available_games", "lazy_state_class", "register_game"]
 
 
 class Game:
@@ -132,6 +132,26 @@ class Game:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(players={self.num_players}, seed={self.seed})"
+
+
+class lazy_state_class:
+    """``Game.state_class`` imported when first asked for: a game's state module imports its
+    game module (for the positions set up by hand), so the game module names its state class
+    by module and name instead of importing it at the top.
+
+    >>> class G:
+    ...     state_class = lazy_state_class("fractions", "Fraction")
+    >>> G.state_class.__name__
+    'Fraction'
+    """
+
+    def __init__(self, module: str, name: str):
+        self.module, self.name = module, name
+
+    def __get__(self, game: Any, owner: Any = None) -> type[State]:
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.name)
 
 
 _GAMES: dict[str, type[Game]] = {}
