@@ -15,7 +15,10 @@ It prints a Markdown section for docs/performance.md:
 * one mid-game query (5 pawns with 2 shields attacking 4 pawns with 1 shield), cold;
 * the same query by Monte Carlo, with enough battles for three decimal places (a 95%
   interval of +-0.0005 around the estimate);
-* for scale, the game-independent solver on classic Risk, 30 armies against 30.
+* for scale, the game-independent solver on classic Risk, 30 armies against 30;
+* 6 pawns against 6 walked on the engine's own game tree (every die an explicit chance
+  node, both sides rerolling as the solver says, transpositions merged on ``State.key()``)
+  against the solver, side by side, with the cost of the walk's apply and undo alone.
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ import os
 import platform
 import statistics
 import time
+from functools import partial
 from pathlib import Path
 
 from coronas import attrition
 from coronas.dice import exact_fractions
-from coronas.hierro import odds
+from coronas.engine import exact_distribution
+from coronas.hierro import AttackArmy, Game, Roll, odds
 from coronas.hierro.odds.simulation import MAX_SIMULATIONS
 
 QUERY = (5, 4, 2, 1)
@@ -120,6 +125,79 @@ def side_by_side(rounds: int) -> dict[str, float]:
     return {name: min(ts) for name, ts in times.items()}
 
 
+CITY = "Belluno"
+"""A city without a castle, for the battles walked on the engine."""
+WALKS = [(6, 6, 0, 0), (6, 6, 1, 1)]
+
+
+def battle_position(a: int, d: int, sa: int, sd: int):
+    """The engine state of ``a`` pawns attacking ``d`` at CITY, the attacker about to roll."""
+    state = Game(players=3).position(armies={CITY: {0: a, 1: d}}, shields=[sa, sd, 0])
+    state.apply(AttackArmy(CITY, 1))
+    return state
+
+
+def walk(state, policy) -> tuple[object, int]:
+    """P(attacker wins) by the engine's tree walk, and the number of nodes it visited."""
+    visits = 0
+
+    def fight_over(s) -> bool:
+        nonlocal visits
+        visits += 1
+        return s.fight is None
+
+    dist = exact_distribution(
+        state,
+        lambda s: odds.battle_choice(s, policy),
+        lambda s: s.army(CITY, 1) == 0,
+        stop=fight_over,
+    )
+    return dist[True], visits
+
+
+def apply_undo_cost(state, n: int = 20_000) -> float:
+    """CPU seconds of one unchecked apply of a roll and its undo, as the walk does them."""
+    roll = Roll(3)
+    start = time.process_time()
+    for _ in range(n):
+        state._apply_unchecked(roll)
+        state.undo()
+    return (time.process_time() - start) / n
+
+
+def solve_cold(battle: tuple[int, int, int, int]) -> None:
+    odds.clear_cache()
+    odds.battle(*battle)
+
+
+def walks_side_by_side(rounds: int) -> list[dict[str, float]]:
+    """Solver (cold) and engine walk of each battle in WALKS, in turns: best CPU times."""
+    out = []
+    with exact_fractions():
+        for battle in WALKS:
+            policy = odds.battle(*battle).policy
+            state = battle_position(*battle)
+            solver, walker = [], []
+            for _ in range(rounds):
+                solver += time_it(partial(solve_cold, battle), clock=time.process_time)
+                walker += time_it(partial(walk, state, policy), clock=time.process_time)
+            odds.clear_cache()
+            exact = odds.battle(*battle).attacker_wins
+            found, visits = walk(state, policy)
+            if found != exact:
+                raise SystemExit(f"the walk gives {found}, the solver {exact}")
+            out.append(
+                {
+                    "battle": battle,
+                    "solver": min(solver),
+                    "walk": min(walker),
+                    "visits": visits,
+                    "apply_undo": apply_undo_cost(state),
+                }
+            )
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short Monte Carlo run only")
@@ -147,6 +225,7 @@ def main() -> None:
     risk_time = time_it(risk, repeat=3)
     rounds = 5 if args.quick else 21
     order = side_by_side(rounds)
+    walks = walks_side_by_side(2 if args.quick else 7)
 
     exact = odds.battle(*QUERY).attacker_wins
     p = float(exact)
@@ -225,6 +304,30 @@ def main() -> None:
         f"| {order['cold'] * 1000:.2f} ms | {order['cold'] / order['warm']:.1f} x warm |"
     )
     print(f"| the same query, tables already solved | {order['warm'] * 1000:.2f} ms | 1.0 |")
+    print()
+    print(
+        "The engine's own game tree against the solver, timed side by side in turns "
+        f"(CPU time, best of {2 if args.quick else 7}): the walk visits every roll, reroll "
+        "decision and exchange as an explicit node, merging equal positions on "
+        "`State.key()`; *apply + undo alone* is the cost of its unchecked apply and undo of "
+        "one roll, times the nodes visited: what any walk on this engine pays before keys "
+        "and sums."
+    )
+    print()
+    print(
+        "| battle (pawns, shields) | solver, cold | engine walk | walk / solver "
+        "| nodes visited | apply + undo alone | its ratio |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for w in walks:
+        a, d, sa, sd = w["battle"]
+        floor = w["apply_undo"] * w["visits"]
+        print(
+            f"| {a} v {d}, shields {sa} / {sd} | {w['solver'] * 1000:.2f} ms "
+            f"| {w['walk'] * 1000:.1f} ms | {w['walk'] / w['solver']:.0f} x "
+            f"| {w['visits']:,} | {floor * 1000:.1f} ms ({w['apply_undo'] * 1e6:.1f} us each) "
+            f"| {floor / w['solver']:.0f} x |"
+        )
 
 
 if __name__ == "__main__":

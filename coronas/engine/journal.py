@@ -313,57 +313,122 @@ _FREEZABLE = (LoggedList, LoggedDict, list, dict)
 
 
 class KeyCache:
-    """Frozen values of a state's attributes, kept between calls of ``State.key()``.
+    """A state's key, kept up to date through ``apply`` and ``undo``.
 
     A walk of a game tree asks for the key of every position it reaches, and most of a
     position does not change from one node to the next. The cache keeps each attribute's
-    frozen value and, after each ``apply`` or ``undo``, forgets only the attributes its record
-    touched: an attribute directly, or the attribute a changed container belongs to. Only a
-    state changed through ``apply`` and ``undo`` may carry one (the tree walk's own copy).
+    frozen value (a *part* of the key). An ``apply`` marks the parts its record touched (an
+    attribute directly, or the attribute a changed container belongs to) to be frozen again
+    and remembers what they were; its ``undo`` puts them back, so going back up the tree costs
+    nothing. Only a state changed through ``apply`` and ``undo`` may carry one (the tree walk's
+    own copy).
     """
 
-    __slots__ = ("owners", "values")
+    __slots__ = (
+        "_whole",
+        "dirty",
+        "frames",
+        "generation",
+        "index",
+        "names",
+        "owners",
+        "parts",
+        "size",
+    )
     _LIMIT = 100_000
 
     def __init__(self) -> None:
-        self.values: dict[str, Any] = {}
+        self.names: tuple[str, ...] = ()
+        self.index: dict[str, int] = {}
+        self.size = -1
+        self.parts: list[Any] = []
+        self.dirty: set[int] = set()
         self.owners: dict[int, str | None] = {}
+        self.frames: list[tuple[int, tuple | None, dict[int, Any]]] = []
+        self.generation = 0
+        self._whole: tuple | None = None
 
-    def frozen(self, name: str, value: Any) -> Any:
-        """The frozen ``value`` of attribute ``name``, computed once until it changes."""
-        if type(value) not in _FREEZABLE:
-            return value
-        found = self.values.get(name, _MISSING)
-        if found is _MISSING:
-            if len(self.owners) > self._LIMIT:  # ids of containers long gone
-                self.owners.clear()
-                self.values.clear()
-            found = self.values[name] = self._freeze(value, name)
-        return found
+    def key(self, state: Any) -> tuple:
+        """``state.key()``: the parts an ``apply`` touched are frozen again, the rest kept."""
+        whole = self._whole
+        if whole is not None:
+            return whole
+        data = state.__dict__
+        if not self.names or len(data) != self.size or len(self.owners) > self._LIMIT:
+            self._restart(state)
+        parts, names = self.parts, self.names
+        for i in self.dirty:
+            name = names[i]
+            value = data[name]
+            parts[i] = self._freeze(value, name) if type(value) in _FREEZABLE else value
+        self.dirty.clear()
+        whole = self._whole = (type(state).__name__, names, *parts)
+        return whole
+
+    def _restart(self, state: Any) -> None:
+        """Freeze every attribute again (the first time, or after an attribute came or went)."""
+        names = self.names = state._key_names()
+        self.index = {name: i for i, name in enumerate(names)}
+        self.size = len(state.__dict__)
+        self.parts = [_MISSING] * len(names)
+        self.dirty = set(range(len(names)))
+        self.owners.clear()
+        self.generation += 1
 
     def _freeze(self, value: Any, name: str) -> Any:
         owners = self.owners
         if owners.setdefault(id(value), name) != name:
             owners[id(value)] = None  # reached from two attributes
+        try:  # flat data, the common case, is frozen at C speed
+            if type(value) in (LoggedList, list):
+                flat = tuple(value)
+                hash(flat)
+                return flat
+            return frozenset(value.items())
+        except TypeError:  # containers inside: freeze them, and note whose they are
+            pass
         if type(value) in (LoggedList, list):
             return tuple(self._freeze(v, name) if type(v) in _FREEZABLE else v for v in value)
         return frozenset(
             (k, self._freeze(v, name) if type(v) in _FREEZABLE else v) for k, v in value.items()
         )
 
-    def forget(self, record: tuple) -> None:
-        """Drop the frozen values of the attributes ``record`` changed."""
-        values = self.values
-        owners = self.owners
-        for target, kind, key, _old in record:
-            if kind == _ATTR:
-                values.pop(key, None)
-                continue
-            name = owners.get(id(target))
-            if name is None:  # a container not frozen yet, or shared: start again
-                values.clear()
+    def applied(self, record: tuple) -> None:
+        """An ``apply`` made the changes in ``record``: forget the parts they touched."""
+        whole = self._whole
+        touched: dict[int, Any] = {}
+        if record:
+            index, owners, parts = self.index, self.owners, self.parts
+            for target, kind, key, _old in record:
+                i = index.get(key if kind == _ATTR else owners.get(id(target)), -1)
+                if i < 0:  # a new attribute, a shared or unseen container: all of it
+                    if kind == _ATTR:
+                        self.names = ()
+                    touched = dict(enumerate(parts))
+                    break
+                if i not in touched:
+                    touched[i] = parts[i]
+            self.dirty.update(touched)
+            self._whole = None
+        self.frames.append((self.generation, whole, touched))
+
+    def undone(self, record: tuple) -> None:
+        """An ``undo`` took back ``record``: the parts are what they were before its apply."""
+        if self.frames:
+            generation, whole, touched = self.frames.pop()
+            if generation == self.generation:
+                parts, dirty = self.parts, self.dirty
+                for i, old in touched.items():
+                    parts[i] = old
+                    if old is _MISSING:
+                        dirty.add(i)
+                    else:
+                        dirty.discard(i)
+                self._whole = whole
                 return
-            values.pop(name, None)
+        # Undoing an apply made before the cache came, or across a restart: start again.
+        self.names = ()
+        self._whole = None
 
 
 class Journaled:

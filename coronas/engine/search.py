@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
@@ -12,6 +13,8 @@ from coronas.dice import Die, to_fraction
 from coronas.engine.state import CHANCE, TERMINAL, State
 
 __all__ = ["Bot", "RandomBot", "exact_distribution", "play"]
+
+_ONE = Fraction(1)
 
 
 @runtime_checkable
@@ -109,40 +112,66 @@ def exact_distribution(
     work = state.clone()
     if key is State.key:
         work._keycache = journal.KeyCache()
-    memo: dict[Hashable, dict[Hashable, Fraction]] = {}
+    # A node's value is (numerators, denominator): P(result) = numerators[result] / denominator.
+    # Integers over a common denominator add up much faster than Fractions.
+    memo: dict[Hashable, tuple[dict[Hashable, int], int]] = {}
     nodes = 0
 
-    def decide(s: State) -> list[tuple[Any, Fraction]]:
-        pol = policy[s.current_player] if isinstance(policy, Mapping) else policy
+    def decide(s: State, player: int) -> list[tuple[Any, Fraction]]:
+        pol = policy[player] if isinstance(policy, Mapping) else policy
         choice = pol(s)
         if isinstance(choice, list):
             return [(a, to_fraction(p)) for a, p in choice]
-        return [(choice, Fraction(1))]
+        return [(choice, _ONE)]
 
-    def walk(s: State) -> dict[Hashable, Fraction]:
+    def walk(s: State) -> tuple[dict[Hashable, int], int]:
         nonlocal nodes
         nodes += 1
         if nodes > max_nodes:
             raise RuntimeError(f"the game tree has more than {max_nodes} nodes; add a stop rule")
-        if s.is_terminal() or (stop is not None and stop(s)):
-            return {result_fn(s): Fraction(1)}
+        player = s._current_player()
+        if player == TERMINAL or (stop is not None and stop(s)):
+            return {result_fn(s): 1}, 1
         k = key(s) if key is not None else None
-        if k is not None and k in memo:
-            return memo[k]
-        branches = s.chance_outcomes() if s.is_chance_node() else decide(s)
-        acc: dict[Hashable, Fraction] = {}
+        if k is not None:
+            found = memo.get(k)
+            if found is not None:
+                return found
+        if player == CHANCE:
+            branches = s._chance_outcomes()
+            play = s._apply_unchecked  # outcomes the state listed itself
+        else:
+            branches = decide(s, player)
+            play = s.apply
+        parts = []
+        den = 1
         for action, p in branches:
-            if p == 0:
+            if type(p) is not Fraction:
+                p = to_fraction(p)
+            if not p:
                 continue
-            s.apply(action)
+            play(action)
             try:
-                sub = walk(s)
+                sub, d = walk(s)
             finally:
                 s.undo()
+            d *= p.denominator
+            parts.append((p.numerator, d, sub))
+            if den % d:
+                den = math.lcm(den, d)
+        acc: dict[Hashable, int] = {}
+        for n, d, sub in parts:
+            scale = n * (den // d)
             for r, q in sub.items():
-                acc[r] = acc.get(r, Fraction(0)) + p * q
+                acc[r] = acc.get(r, 0) + q * scale
+        g = math.gcd(den, *acc.values())
+        if g > 1:
+            den //= g
+            acc = {r: q // g for r, q in acc.items()}
+        value = (acc, den)
         if k is not None:
-            memo[k] = acc
-        return acc
+            memo[k] = value
+        return value
 
-    return Die.from_pmf(walk(work))
+    nums, den = walk(work)
+    return Die.from_pmf({r: Fraction(q, den) for r, q in nums.items()})

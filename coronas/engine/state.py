@@ -254,6 +254,11 @@ class State(journal.Journaled, abc.ABC):
         """
         self._check_shape(action)
         self._check(action)
+        self._apply_unchecked(action)
+
+    def _apply_unchecked(self, action: Any) -> None:
+        """``apply`` without the checks, for an action the state listed itself (a chance
+        outcome or a legal action): the tree walk's inner loop."""
         previous = journal.start_record()
         try:
             self._apply(action)
@@ -267,7 +272,7 @@ class State(journal.Journaled, abc.ABC):
         self.history.append(action)
         cache = self.__dict__.get("_keycache")
         if cache is not None:
-            cache.forget(record)
+            cache.applied(record)
 
     def undo(self) -> Any:
         """Take back the last ``apply`` and return the action that was undone."""
@@ -277,7 +282,7 @@ class State(journal.Journaled, abc.ABC):
         journal.undo_record(self, record)
         cache = self.__dict__.get("_keycache")
         if cache is not None:
-            cache.forget(record)
+            cache.undone(record)
         return self.history.pop()
 
     def clone(self) -> State:
@@ -307,16 +312,17 @@ class State(journal.Journaled, abc.ABC):
         Used to merge transpositions when a game tree is walked
         (:func:`~coronas.engine.exact_distribution`). Games may override it with a cheaper key.
         """
-        skip = self._UNLOGGED | self._CONSTANT_FIELDS
         data = self.__dict__
         cache = data.get("_keycache")
         if cache is not None:
-            frozen = cache.frozen
-            return (
-                type(self).__name__,
-                *[(k, frozen(k, data[k])) for k in sorted(data) if k not in skip],
-            )
-        return (type(self).__name__, *[(k, freeze(data[k])) for k in sorted(data) if k not in skip])
+            return cache.key(self)
+        names = self._key_names()
+        return (type(self).__name__, names, *[freeze(data[k]) for k in names])
+
+    def _key_names(self) -> tuple[str, ...]:
+        """The attributes that make up the position, in the order :meth:`key` lists them."""
+        skip = self._UNLOGGED | self._CONSTANT_FIELDS
+        return tuple(sorted(k for k in self.__dict__ if k not in skip))
 
     def returns(self) -> list[Any]:
         """Final score of each player (only at a terminal state)."""

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from coronas.attrition import attacker_win_probability
 from coronas.dice import Die
-from coronas.engine import exact_distribution
+from coronas.engine import IllegalAction, exact_distribution
 from coronas.hierro import Game
 from coronas.hierro import odds as ho
 from coronas.hierro.actions import (
@@ -366,18 +366,22 @@ def engine_battle_value(state):
 
 def follow(policy):
     """An engine policy that spends shields as the solver's policy says."""
+    return lambda s: ho.battle_choice(s, policy)
 
-    def choose(s):
-        f = s.fight
-        a, d = s.army(CITY, 0), s.army(CITY, 1)
-        sa, sd = s.shields[0], s.shields[1]
-        if f["stage"] == "att":
-            want = policy.attacker_should_reroll(a, d, sa, sd, f["a"])
-        else:
-            want = policy.defender_should_reroll(a, d, sa, sd, f["a"], f["d"])
-        return Reroll() if want else AcceptRoll()
 
-    return choose
+def test_battle_choice_is_the_solver_advice_at_a_reroll():
+    # 1 v 1, the attacker holds a shield and rolls a 3: P(win) if it keeps the 3 is
+    # P(defender's d6 <= 3) = 1/2; a reroll wins 7/12 (P(X >= Y) for two d6). Reroll.
+    state = battle_state(1, 1, 1, 0)
+    state.apply(Roll(3))
+    assert state.step == "reroll"
+    assert ho.battle_choice(state) == Reroll()
+    # With a 4 kept it wins 4/6 = 2/3 > 7/12: keep.
+    state.undo()
+    state.apply(Roll(4))
+    assert ho.battle_choice(state) == AcceptRoll()
+    with pytest.raises(IllegalAction, match="not a battle's reroll decision"):
+        ho.battle_choice(battle_state(1, 1, 1, 0))
 
 
 @pytest.mark.parametrize(

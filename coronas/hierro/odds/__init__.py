@@ -16,6 +16,7 @@ into the rule set (:class:`coronas.hierro.rules.Rules`).
   (a list of rows of Fractions under :func:`~coronas.dice.exact_fractions`).
 * :func:`battle_chain`: the battle as a networkx Markov chain, for drawing and teaching.
 * :func:`simulate_battle`: the same battle rolled with seeded dice (Monte Carlo).
+* :func:`battle_choice`: the optimal reroll decision in a battle of an engine state.
 
 The modules: :mod:`~coronas.hierro.odds.rolls` (castles and diplomacy, counted with
 :mod:`~coronas.hierro.odds.steps`), :mod:`~coronas.hierro.odds.solver` (the exact battle
@@ -23,7 +24,7 @@ solver), :mod:`~coronas.hierro.odds.battles` (the battle queries),
 :mod:`~coronas.hierro.odds.results` (what they answer),
 :mod:`~coronas.hierro.odds.simulation` (Monte Carlo) and
 :mod:`~coronas.hierro.odds.position` (what ``state.odds()`` answers in a position, from the
-others; imported when asked). Every other public name is here.
+others). Every other public name is here.
 
 >>> castle_assault(4, army=3, shields=2).probability      # 1 - (1/2)**3
 7/8
@@ -36,6 +37,7 @@ others; imported when asked). Every other public name is here.
 """
 
 from coronas.hierro.odds.battles import attrition_rules, battle, battle_chain, battle_table
+from coronas.hierro.odds.position import battle_choice
 from coronas.hierro.odds.results import BattlePolicy, BattleResult
 from coronas.hierro.odds.rolls import (
     RaceResult,
@@ -58,6 +60,7 @@ __all__ = [
     "attrition_rules",
     "battle",
     "battle_chain",
+    "battle_choice",
     "battle_table",
     "castle_assault",
     "clear_cache",

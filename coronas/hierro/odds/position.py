@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 from coronas.dice import p_greater_equal, rational
 from coronas.engine.advice import Odds
+from coronas.engine.errors import IllegalAction
 from coronas.hierro.actions import (
     AcceptRoll,
     AttackArmy,
@@ -62,13 +63,13 @@ from coronas.hierro.actions import (
     Reroll,
 )
 from coronas.hierro.odds.battles import battle
-from coronas.hierro.odds.results import BattleResult
+from coronas.hierro.odds.results import BattlePolicy, BattleResult
 from coronas.hierro.odds.rolls import RollOdds, castle_assault, diplomacy
 
 if TYPE_CHECKING:
     from coronas.hierro.state import HierroState
 
-__all__ = ["position_odds"]
+__all__ = ["battle_choice", "position_odds"]
 
 
 def position_odds(state: HierroState, action: Any = None) -> Odds | None:
@@ -242,3 +243,27 @@ def _battle_pending(state: HierroState, f: dict[str, Any]) -> Odds:
         )
     choices = tuple((c, rational(p)) for c, p in choices)
     return Odds(aim, max(p for _, p in choices), subject, choices=choices, detail=detail)
+
+
+def battle_choice(state: HierroState, policy: BattlePolicy | None = None) -> Reroll | AcceptRoll:
+    """The optimal choice at a battle's reroll decision: ``Reroll()`` (spend a shield) or
+    ``AcceptRoll()``, for whichever side's die it is (for bots, and for walking the engine's
+    game tree with both sides playing as :func:`~.battles.battle` says).
+
+    ``policy`` is the policy of a battle already solved that covers this position (a
+    :class:`~.results.BattlePolicy` of at least these army sizes and shields); without it the
+    battle is solved from here.
+    """
+    f = state.fight
+    if state.step != "reroll" or f is None or f["kind"] != "battle":
+        raise IllegalAction("not a battle's reroll decision: nobody is deciding on a reroll")
+    city, att, dfn = f["where"], f["att"], f["dfn"]
+    a, d = state.army(city, att), state.army(city, dfn)
+    sa, sd = state.shields[att], state.shields[dfn]
+    if policy is None:
+        policy = battle(a, d, sa, sd, state.rules, cavalry_charge=f["cavalry"]).policy
+    if f["stage"] == "att":
+        again = policy.attacker_should_reroll(a, d, sa, sd, f["a"])
+    else:
+        again = policy.defender_should_reroll(a, d, sa, sd, f["a"], f["d"])
+    return Reroll() if again else AcceptRoll()
