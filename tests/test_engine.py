@@ -9,6 +9,7 @@ import pytest
 from coronas.dice import D6, Die
 from coronas.engine import (
     CHANCE,
+    FORMAT_VERSION,
     TERMINAL,
     IllegalAction,
     RandomBot,
@@ -92,7 +93,7 @@ def test_save_load_and_replay_give_an_equal_state(tmp_path):
         state.apply(a)
     text = state.to_json()
     data = json.loads(text)
-    assert data["format"] == "coronas-game" and data["version"] == 1
+    assert data["format"] == "coronas-game" and data["version"] == FORMAT_VERSION == 2
     loaded = State.from_json(text)
     assert loaded == state and loaded.history == state.history
     assert loaded.game.rules.target == 5 and loaded.game.seed == 3

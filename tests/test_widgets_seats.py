@@ -4,7 +4,7 @@ widgets driven as a person would."""
 
 import pytest
 
-from coronas.hierro import Game, TakeCard
+from coronas.hierro import Game, PlaySpy, SpyDiscard, TakeCard
 from coronas.widgets import Stepper, StepperModel
 from coronas.widgets.stepper.seats import OPEN, PASS_AND_PLAY
 
@@ -74,6 +74,27 @@ def test_a_seat_sees_its_own_cards_and_none_of_the_others():
     # not green's move: no actions, and the status says whom it waits for
     assert model.shown_groups(model.action_groups()) == {}
     assert model.status == "Waiting for red"
+
+
+def test_spy_shows_the_target_s_cards_to_its_player_only_once_played():
+    hands = [("spy",), HANDS[GREEN], HANDS[BLUE]]
+    state = Game(players=3, seed=1).position(hands=hands, loyalty=LOYALTY)
+    model = StepperModel(state, seed=7, view=RED)
+    # Before Spy is played, red's list names the targets, not their cards.
+    assert "king_is_dead" not in shown(model) and "saracen_invasion" not in shown(model)
+    assert PlaySpy(GREEN) in model.state.legal_actions()
+    assert model.play(PlaySpy(GREEN))
+    text = shown(model)
+    assert "With Spy you see green's cards: king_is_dead, saracen_invasion." in text
+    offered = [a for group in model.shown_groups(model.action_groups()).values() for a in group]
+    assert offered == [SpyDiscard("king_is_dead"), SpyDiscard("saracen_invasion")]
+    model.set_view(BLUE)
+    assert "saracen_invasion" not in shown(model)
+    model.set_view(RED)
+    assert model.play(SpyDiscard("saracen_invasion"))
+    model.set_view(BLUE)  # the discard is open: blue now sees which card went
+    assert model.shown_log()[-1] == "red: discard saracen_invasion from green's hand"
+    assert "king_is_dead" not in shown(model)
 
 
 def test_a_card_drawn_by_another_seat_is_not_named_nor_its_chances_listed():

@@ -113,6 +113,12 @@ class Game:
         return None
 
     @classmethod
+    def upgrade_action(cls, raw: Any, version: int) -> list[Any]:
+        """A saved action of an older format ``version`` as the actions of today's format
+        (still unchecked JSON: the loader checks what this returns). Most are unchanged."""
+        return [raw]
+
+    @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Game:
         """The match that saved ``params``: players, seed and rules, and each name in the
         game's ``extra_params`` (a position set up by hand, a board) given as a keyword."""

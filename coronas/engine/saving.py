@@ -23,8 +23,12 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT_VERSION", "MAX_ACTIONS", "MAX_FILE_BYTES", "load_game", "state_to_dict"]
 
-FORMAT_VERSION = 1
-"""Version of the saved-game JSON format written by :meth:`State.to_json`."""
+FORMAT_VERSION = 2
+"""Version of the saved-game JSON format written by :meth:`State.to_json`. Version 1 files
+are read too: each game's :meth:`~coronas.engine.Game.upgrade_action` turns their actions
+into today's (version 2 plays Corona de Hierro's Spy in two steps)."""
+READ_VERSIONS = (1, 2)
+"""The format versions :func:`load_game` reads."""
 MAX_ACTIONS = 200_000
 """The most actions a saved game may hold."""
 MAX_MESSAGE = 300
@@ -67,11 +71,11 @@ def load_game_text(text: str, source: str = "saved game") -> State:
     if not isinstance(data, dict) or data.get("format") != "coronas-game":
         raise _fail(source, "not a coronas saved game (no 'format': 'coronas-game')")
     version = data.get("version")
-    if type(version) is not int or version != FORMAT_VERSION:
+    if type(version) is not int or version not in READ_VERSIONS:
         raise _fail(
             source,
             f"version: saved with format version {short(version)}; "
-            f"this coronas reads version {FORMAT_VERSION}",
+            f"this coronas reads versions {', '.join(map(str, READ_VERSIONS))}",
         )
     unknown = sorted(set(data) - {"format", "version", "game", "params", "actions"})
     if unknown:
@@ -92,8 +96,18 @@ def load_game_text(text: str, source: str = "saved game") -> State:
         raise _fail(source, f"actions: expected a list, got {short(actions)}")
     if len(actions) > MAX_ACTIONS:
         raise _fail(source, f"actions: more than {MAX_ACTIONS} actions")
+    if version < FORMAT_VERSION:  # each upgraded action keeps its index in the file
+        actions = [
+            (i, new)
+            for i, raw in enumerate(actions)
+            for new in game_cls.upgrade_action(raw, version)
+        ]
+        if len(actions) > MAX_ACTIONS:
+            raise _fail(source, f"actions: more than {MAX_ACTIONS} actions")
+    else:
+        actions = list(enumerate(actions))
     by_name = {t.__name__: t for t in game_cls.action_types}
-    parsed = [_action(raw, i, by_name, source) for i, raw in enumerate(actions)]
+    parsed = [(i, _action(raw, i, by_name, source)) for i, raw in actions]
     try:
         game = game_cls.from_params(params)
         state = game.new_initial_state()  # a game may refuse its parameters only here
@@ -101,7 +115,7 @@ def load_game_text(text: str, source: str = "saved game") -> State:
         raise _fail(source, f"params: {exc}") from None
     except (TypeError, KeyError, IndexError, AttributeError) as exc:
         raise _fail(source, f"params: malformed ({type(exc).__name__}: {exc})") from None
-    for i, action in enumerate(parsed):
+    for i, action in parsed:
         try:
             state.apply(action)
         except IllegalAction as exc:

@@ -53,6 +53,7 @@ __all__ = [
     "ReturnHostage",
     "Roll",
     "SendEmissary",
+    "SpyDiscard",
     "TakeCard",
     "TakeHostage",
 ]
@@ -382,13 +383,23 @@ class PlayKingIsDead(Action):
 
 @_frozen
 class PlaySpy(Action):
-    """Spy: look at ``target``'s cards and discard ``discard``."""
+    """Spy: look at all of ``target``'s initiative cards; :class:`SpyDiscard` then chooses the
+    one to discard."""
 
     target: int
-    discard: str
 
     def __str__(self) -> str:
-        return f"play Spy on player {self.target}, discarding {self.discard}"
+        return f"play Spy on player {self.target}"
+
+
+@_frozen
+class SpyDiscard(Action):
+    """After Spy: discard ``card`` from the hand being looked at."""
+
+    card: str
+
+    def __str__(self) -> str:
+        return f"discard {self.card} from the spied hand"
 
 
 @_frozen
@@ -466,6 +477,7 @@ ACTION_TYPES: tuple[type, ...] = (
     TakeCard,
     DrawCards,
     DiscardCard,
+    SpyDiscard,
     *CARD_ACTIONS,
 )
 """Every action and chance outcome type, for reading saved games."""

@@ -3,10 +3,9 @@
 Every bot has a ``name`` and ``choose(state, rng) -> action`` (the shared :class:`Bot`
 protocol), so :func:`coronas.engine.play` can seat any mix of them. A bot decides on what its
 player may see: ``state.observation(player)`` (ruling H17), the legal actions, and the game's
-rule set and board, never on the other players' cards or loyalty. One legal action shows
-more than the table: Spy names the cards of its target, which the player sees only once the
-card is played. So the bots choose Spy's target first, as if the card were played, and only
-then which of the cards they now see to discard.
+rule set and board, never on the other players' cards or loyalty. The legal actions show no
+more than the table does: Spy names only its target, and the target's cards are listed (as
+``SpyDiscard``) once Spy has been played and its player looks at them.
 
 >>> import random
 >>> from coronas.engine import play
@@ -25,45 +24,12 @@ from typing import Any
 import networkx as nx
 
 from coronas.dice import exact_fractions
+from coronas.engine import RandomBot
 from coronas.hierro import actions, odds
 from coronas.hierro.rules import card_kind
 from coronas.hierro.state import ROME, HierroState
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot", "Seen", "choices"]
-
-
-def choices(legal: list[Any]) -> list[list[Any]]:
-    """The legal actions as the player to move tells them apart before acting: one list per
-    choice, in the order of ``legal``. Spy's actions on one target make one choice (the
-    target's cards are seen only once the card is played); every other action is its own."""
-    if not any(type(a) is actions.PlaySpy for a in legal):
-        return [[a] for a in legal]
-    out: list[list[Any]] = []
-    spy: dict[int, list[Any]] = {}
-    for a in legal:
-        if type(a) is actions.PlaySpy:
-            if a.target not in spy:
-                spy[a.target] = []
-                out.append(spy[a.target])
-            spy[a.target].append(a)
-        else:
-            out.append([a])
-    return out
-
-
-class RandomBot:
-    """Chooses uniformly among the choices of :func:`choices` (a Spy's target counts once),
-    then uniformly among the cards a Spy shows. Without a Spy in hand that is uniform among
-    the legal actions, with the same draws as :class:`coronas.engine.RandomBot`."""
-
-    name = "random"
-
-    def choose(self, state: HierroState, rng: random.Random) -> Any:
-        group = rng.choice(choices(state.legal_actions()))
-        return group[0] if len(group) == 1 else rng.choice(group)
-
-    def __repr__(self) -> str:
-        return "RandomBot()"
+__all__ = ["BOTS", "GreedyBot", "RandomBot", "Seen"]
 
 
 class Seen:
@@ -112,17 +78,13 @@ class GreedyBot:
             return legal[0]
         seen = Seen(state)
         best, best_score = [], float("-inf")
-        for group in choices(legal):
-            s = self.score(seen, group[0])
+        for a in legal:
+            s = self.score(seen, a)
             if s > best_score:
-                best, best_score = [group], s
+                best, best_score = [a], s
             elif s == best_score:
-                best.append(group)
-        group = rng.choice(best)
-        if len(group) == 1:
-            return group[0]
-        # Spy: now that the target's cards are seen, discard the one worth most.
-        return max(group, key=lambda a: (_card_value(a.discard), a.discard))
+                best.append(a)
+        return rng.choice(best)
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -198,6 +160,8 @@ class GreedyBot:
             return -0.5
         if isinstance(a, actions.DiscardCard):
             return 0.1 - _card_value(a.card) / 10
+        if isinstance(a, actions.SpyDiscard):  # the rival's card worth most goes
+            return _card_value(a.card)
         if isinstance(a, actions.RequestAlliance | actions.Retrieve):
             return 0.0
         return 0.0

@@ -188,7 +188,13 @@ class TurnEffects:
         self._finish_action()
 
     def _do_spy(self, p: int, a: actions.PlaySpy) -> None:
-        self._discard(a.target, a.discard)
+        # The player now sees the target's hand and chooses the card to discard (step "spy").
+        self.spied = a.target
+        self.step = "spy"
+
+    def _on_spy_discard(self, card: str) -> None:
+        self._discard(self.spied, card)
+        self.spied = None
         self._finish_action()
 
     def _do_invasion(self, p: int, a: actions.PlayInvasion) -> None:

@@ -107,6 +107,16 @@ class Game(engine.Game):
             out["position"] = self.start_position
         return out
 
+    @classmethod
+    def upgrade_action(cls, raw: Any, version: int) -> list[Any]:
+        """Format 1 played Spy in one action, ``PlaySpy(target, discard)``; today it is
+        ``PlaySpy(target)`` and then ``SpyDiscard(card)``, once the cards are seen."""
+        old = version < 2 and isinstance(raw, dict) and raw.get("type") == "PlaySpy"
+        if old and "discard" in raw:
+            spy = {k: v for k, v in raw.items() if k != "discard"}
+            return [spy, {"type": "SpyDiscard", "card": raw["discard"]}]
+        return [raw]
+
     def new_initial_state(self) -> HierroState:
         """The start of the game, or the position this match starts from if it has one."""
         if self.start_position is None:

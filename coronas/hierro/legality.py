@@ -129,9 +129,8 @@ class TurnRules:
             yield actions.PlayKingIsDead()
         elif kind == "spy":
             for q in range(self.num_players):
-                if q != p:
-                    for c in sorted(set(self.hands[q])):
-                        yield actions.PlaySpy(q, c)
+                if q != p and self.hands[q]:
+                    yield actions.PlaySpy(q)
         elif kind in ("magyar_invasion", "saracen_invasion"):
             yield actions.PlayInvasion(card)
         elif kind == "secret_pact":
@@ -432,8 +431,8 @@ class TurnRules:
     def _r_spy(self, p: int, who: str, a: actions.PlaySpy) -> str | None:
         if not isinstance(a.target, int) or not 0 <= a.target < self.num_players or a.target == p:
             return "Spy is played on another player"
-        if a.discard not in self.hands[a.target]:
-            return f"{self.colour(a.target)} holds no {a.discard} card"
+        if not self.hands[a.target]:
+            return f"{self.colour(a.target)} holds no initiative card to discard"
         return None
 
     def _r_secret_pact(self, p: int, who: str, a: actions.PlaySecretPact) -> str | None:

@@ -206,9 +206,8 @@ class TurnListing:
                 add(play)
             elif kind == "spy":
                 for q in range(n):
-                    if q != p:
-                        for c in sorted(set(self.hands[q])):
-                            add(_act(actions.PlaySpy, q, c))
+                    if q != p and self.hands[q]:
+                        add(_act(actions.PlaySpy, q))
             elif kind == "hostage" and self.hand_em[p]:
                 for place in (*at_castle, ROME, SARACENS, MAGYARS):
                     if place in owner:  # no emissary goes to a conquered castle

@@ -10,6 +10,8 @@ or a chance outcome, ``legal_actions()``, ``chance_outcomes()`` with exact proba
 ``"draw"``           chance: the next card of a deal or a draw comes off a deck
 ``"keep"``           a player keeps one of the cards it looks at (draft, or 3 shields)
 ``"play"``           the player to move chooses an action of its turn
+``"spy"``            after Spy: the player looks at the ``spied`` player's cards and
+                     chooses the one to discard
 ``"roll"``           chance: a die is rolled (battle, castle assault, emissary)
 ``"reroll"``         the player who rolled may spend an experience shield to roll again
 ``"over"``           the game has ended
@@ -50,6 +52,7 @@ from coronas.hierro.actions import (
     PlaceTile,
     Reroll,
     Roll,
+    SpyDiscard,
 )
 from coronas.hierro.effects import TurnEffects
 from coronas.hierro.legality import TurnRules
@@ -109,6 +112,7 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
         self.after = ""
         self.keeper = 0
         self.keep_left = 0
+        self.spied: int | None = None
         self.fight: dict[str, Any] | None = None
         self.exhausted = False
         self.castle_lost = False
@@ -125,7 +129,7 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
     # -- the protocol ------------------------------------------------------------------------------
     def _current_player(self) -> int:
         step = self.step
-        if step == "play":
+        if step == "play" or step == "spy":
             return self.player
         if step in ("roll", "draw", "tile", "loyalty"):
             return CHANCE
@@ -170,6 +174,11 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
             return f"{who} must first choose which card to keep"
         if self.step == "reroll":
             return f"{who} must first decide whether to spend a shield and reroll"
+        if self.step == "spy":
+            target = self.colour(self.spied)
+            if isinstance(action, SpyDiscard):
+                return f"{target} holds no {action.card} card"
+            return f"{who} must first choose which of {target}'s cards to discard"
         return None
 
     def _legal_actions(self) -> list[Any]:
@@ -180,6 +189,8 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
             return [Reroll(), AcceptRoll()]
         if step == "keep":
             return [Keep(c) for c in sorted(set(self.looking[self.keeper]))]
+        if step == "spy":
+            return [SpyDiscard(c) for c in sorted(set(self.hands[self.spied]))]
         if step == "choose_castle":
             return [
                 ChooseCastle(c)
@@ -223,6 +234,8 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
             self._on_draw(action.card)
         elif step == "keep":
             self._on_keep(action.card)
+        elif step == "spy":
+            self._on_spy_discard(action.card)
         elif step == "tile":
             self.tiles = {**self.tiles, action.castle: action.tile}
             if len(self.tiles) == len(self.info.neutral):

@@ -27,6 +27,7 @@ from coronas.hierro.actions import (
     Recruit,
     RequestSupport,
     Roll,
+    SpyDiscard,
 )
 
 __all__ = ["StateViews"]
@@ -96,6 +97,8 @@ class StateViews:
                 f"{head} {self.colour(action.defender)}'s army in {action.city}, "
                 f"{mine} against {theirs} ({mc} die against {tc} die)"
             )
+        if isinstance(action, SpyDiscard) and self.spied is not None:
+            return f"discard {action.card} from {self.colour(self.spied)}'s hand"
         if isinstance(action, Roll) and self.fight is not None:
             roller = self.colour(self.fight["roller"])
             return f"{roller} rolls {action.value} on the {self._roll_colour()} die"
@@ -165,6 +168,11 @@ class StateViews:
             )
         elif self.step in ("roll", "reroll") and self.fight is not None:
             lines.append(f"{self._turn_text()}: {self._fight_text()}.")
+        elif self.step == "spy":
+            lines.append(
+                f"{self._turn_text()}: {self.colour(self.player)} plays Spy on "
+                f"{self.colour(self.spied)} and chooses one of their cards to discard."
+            )
         else:
             cp = self._current_player()
             who = "chance" if cp < 0 else self.colour(cp)
@@ -237,8 +245,10 @@ class StateViews:
         ``alliances``, ``hostages``, the track, the pieces, a roll in progress (``fight``)
         and who draws next (``draws``). Seats are numbers; ``to_move`` is the player to move,
         -1 at a chance node, -4 once the game is over; ``observer`` is ``player``,
-        ``turn_of`` the player whose turn it is. Two states that differ only in what
-        ``player`` cannot see give equal observations.
+        ``turn_of`` the player whose turn it is. After Spy (step ``"spy"``) ``spied`` is the
+        player whose cards are being looked at, and ``spied_hand`` those cards for the player
+        who played Spy (None for everyone else, and at every other step). Two states that
+        differ only in what ``player`` cannot see give equal observations.
 
         >>> from coronas.hierro import Game
         >>> s = Game(players=3).position(hands=[("spy",), ("pope", "hostage"), ()],
@@ -254,9 +264,12 @@ class StateViews:
         unseen = Counter()
         for deck in self.decks.values():
             unseen.update(deck)
+        # Spy shows the target's hand to the player who played it, until a card is discarded.
+        spying = self.step == "spy" and player == self.player
         for q in range(n):
             if q != player:
-                unseen.update(self.hands[q])
+                if not (spying and q == self.spied):
+                    unseen.update(self.hands[q])
                 unseen.update(self.looking[q])
         castles = {}
         for c in self.info.castles:
@@ -315,6 +328,8 @@ class StateViews:
             "keeper": self.keeper if self.step == "keep" else None,
             "keep_left": self.keep_left if self.step == "keep" else 0,
             "seat": self.seat if self.step == "choose_castle" else None,
+            "spied": self.spied if self.step == "spy" else None,
+            "spied_hand": list(self.hands[self.spied]) if spying else None,
         }
 
     def observation_text(self, player: int) -> str:
@@ -327,6 +342,11 @@ class StateViews:
         lines.append(f"Your initiative cards: {', '.join(obs['hand']) or 'none'}.")
         if obs["looking"]:
             lines.append(f"Cards you are looking at: {', '.join(obs['looking'])}.")
+        if obs["spied_hand"] is not None:
+            lines.append(
+                f"With Spy you see {self.colour(obs['spied'])}'s cards: "
+                f"{', '.join(obs['spied_hand'])}."
+            )
         others = [
             f"{self.colour(q)} {k}" for q, k in enumerate(obs["looking_sizes"]) if k and q != player
         ]

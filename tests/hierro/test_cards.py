@@ -21,6 +21,7 @@ from coronas.hierro import (
     PlaySpy,
     Roll,
     SendEmissary,
+    SpyDiscard,
     TakeCard,
 )
 
@@ -49,7 +50,7 @@ def test_every_card_needs_the_card_in_hand():
         (PlayBishop("bishop:5-1"), "bishop:5-1"),
         (PlayPope(), "pope"),
         (PlayKingIsDead(), "king_is_dead"),
-        (PlaySpy(GREEN, "spy"), "spy"),
+        (PlaySpy(GREEN), "spy"),
         (PlayInvasion("magyar_invasion"), "magyar_invasion"),
         (PlaySecretPact("secret_pact:1-2-3"), "secret_pact:1-2-3"),
         (PlayHostage(GREEN, "Rome"), "hostage"),
@@ -212,12 +213,26 @@ def test_the_king_is_dead():
 
 
 def test_spy():
+    """ "Spy: Allows us to look at all of another player's initiative cards, choose one, and
+    discard it." """
     s = position(hands=[("spy",), ("pope", "hostage"), ()])
-    assert_illegal(s, PlaySpy(GREEN, "spy"), "green holds no spy card")
-    assert_illegal(s, PlaySpy(RED, "spy"), "on another player")
-    s.apply(PlaySpy(GREEN, "hostage"))
+    before = s.clone()
+    assert_illegal(s, PlaySpy(BLUE), "blue holds no initiative card to discard")
+    assert_illegal(s, PlaySpy(RED), "on another player")
+    s.apply(PlaySpy(GREEN))
+    # Red looks at all of green's cards and chooses one; nothing else may be done meanwhile.
+    assert s.current_player == RED
+    assert s.legal_actions() == [SpyDiscard("hostage"), SpyDiscard("pope")]
+    assert_illegal(s, SpyDiscard("spy"), "green holds no spy card")
+    assert_illegal(s, PlayPope(), "red must first choose which of green's cards to discard")
+    assert s.describe(SpyDiscard("hostage")) == "discard hostage from green's hand"
+    s.apply(SpyDiscard("hostage"))
     assert s.hands == [(), ("pope",), ()]
     assert s.discards == {"spy": 1, "hostage": 1}
+    assert s.step == "play" and s.left == 1  # Spy was one action
+    s.undo()
+    s.undo()
+    assert s == before
 
 
 def test_invasions_first_action_only():

@@ -53,7 +53,7 @@ def every_candidate(s: Any) -> list[Any]:
     for q in seats:
         out += [actions.RequestAlliance(q), actions.AcceptAlliance(q), actions.ReturnHostage(q)]
         out += [actions.Retrieve(ZONE, q), actions.Retrieve(ROME, q)]
-        out += [actions.PlaySpy(q, card) for card in cards]
+        out.append(actions.PlaySpy(q))
     for deck in (*DECKS, "gold"):
         out += [actions.TakeCard(deck), actions.DrawCards(deck)]
     out += [actions.PlayPope(), actions.PlayKingIsDead()]

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coronas.hierro import Game, HierroState, PlaySpy
-from coronas.hierro.bots import GreedyBot, RandomBot, choices
+from coronas.hierro import Game, HierroState, PlaySpy, SpyDiscard
+from coronas.hierro.bots import GreedyBot, RandomBot
 from coronas.hierro.rules import MILITARY_KINDS, card_kind
 
 from .helpers import BLUE, GREEN, RED, position
@@ -27,9 +26,10 @@ def twin(s: HierroState, player: int, rng: random.Random) -> HierroState:
     """A copy of ``s`` that differs only in what ``player`` cannot see: the other players'
     loyalty cards shuffled among them (while the game lasts: at its end they are shown), and
     their hand and looked-at cards swapped with cards of the same deck (left in the deck or in
-    another of them), every count kept."""
+    another of them), every count kept. A hand ``player`` is looking at with Spy stays."""
     t = s.clone()
-    others = [q for q in range(t.num_players) if q != player]
+    seen = t.spied if t.step == "spy" and t.player == player else None
+    others = [q for q in range(t.num_players) if q != player and q != seen]
     if not t.is_terminal():
         cards = [t.loyalty[q] for q in others]
         rng.shuffle(cards)
@@ -61,11 +61,6 @@ def twin(s: HierroState, player: int, rng: random.Random) -> HierroState:
                 t.hands[b] = tuple(sorted((*hb, ca)))
                 break
     return t
-
-
-def public(action: Any) -> Any:
-    """An action as the player tells it apart before acting: Spy by its target only."""
-    return ("spy", action.target) if isinstance(action, PlaySpy) else action
 
 
 def played(players: int, seed: int, steps: int, advanced: bool = False) -> HierroState:
@@ -181,26 +176,39 @@ def test_bots_choose_alike_when_only_the_unseen_differs(seed, players, advanced)
                 k = rng.randrange(2**32)
                 mine = bot.choose(s, random.Random(k))
                 theirs = bot.choose(t, random.Random(k))
-                assert public(mine) == public(theirs), (bot, mine, theirs)
+                assert mine == theirs, (bot, mine, theirs)
                 assert theirs in t.legal_actions()
         s.apply(GreedyBot().choose(s, rng) if rng.random() < 0.5 else RandomBot().choose(s, rng))
 
 
-def test_spy_target_is_chosen_before_its_cards_are_seen():
+def test_spy_names_its_target_and_shows_the_cards_only_once_played():
+    """ "Spy: Allows us to look at all of another player's initiative cards, choose one, and
+    discard it." Until Spy is played the legal actions name only the target."""
     s = position(hands=[("spy",), ("king_is_dead", "pope"), ("hostage",)])
-    groups = choices(s.legal_actions())
-    spies = [g for g in groups if isinstance(g[0], PlaySpy)]
-    assert [[a.target for a in g] for g in spies] == [[GREEN, GREEN], [BLUE]]
-    assert sum(len(g) for g in groups) == len(s.legal_actions())
-    # Two worlds in which green's two cards differ: the same seeds choose the same target.
+    spies = [a for a in s.legal_actions() if isinstance(a, PlaySpy)]
+    assert spies == [PlaySpy(GREEN), PlaySpy(BLUE)]
+    # Two worlds in which green's two cards differ look the same to red, and so do red's
+    # choices, for every bot and seed.
     t = s.clone()
     t.hands[GREEN] = ("hostage", "spy")
     t.hands[BLUE] = ("pope",)
     t.decks["political"]["king_is_dead"] += 1
     t.decks["political"]["spy"] -= 1
     assert t.observation(RED) == s.observation(RED)
-    for k in range(200):
+    assert t.legal_actions() == s.legal_actions()
+    for k in range(50):
         for bot in BOTS:
-            assert public(bot.choose(s, random.Random(k))) == public(
-                bot.choose(t, random.Random(k))
-            )
+            assert bot.choose(s, random.Random(k)) == bot.choose(t, random.Random(k))
+    # Played: red (and only red) now sees green's cards, and chooses one to discard.
+    s.apply(PlaySpy(GREEN))
+    assert s.step == "spy" and s.current_player == RED
+    assert s.legal_actions() == [SpyDiscard("king_is_dead"), SpyDiscard("pope")]
+    assert s.observation(RED)["spied_hand"] == ["king_is_dead", "pope"]
+    assert s.observation(BLUE)["spied_hand"] is None
+    assert s.observation(GREEN)["spied"] == GREEN
+    assert "With Spy you see green's cards: king_is_dead, pope." in s.observation_text(RED)
+    assert "king_is_dead" not in s.observation_text(BLUE)
+    s.apply(SpyDiscard("pope"))
+    assert s.hands[GREEN] == ("king_is_dead",)
+    assert s.discards == {"spy": 1, "pope": 1}
+    assert s.step == "play" and s.observation(RED)["spied_hand"] is None

@@ -30,6 +30,7 @@ from coronas.hierro import (
     Retrieve,
     ReturnHostage,
     SendEmissary,
+    SpyDiscard,
     TakeCard,
     TakeHostage,
 )
@@ -104,7 +105,8 @@ def universe(s: Any, rng: random.Random) -> list[Any]:
             PlayGoodFortune(rng.choice(castles), rng.choice(["army", "emissary"])),
             PlayForcedMarch(c, rng.choice(cities), rng.randint(1, 3)),
             PlayResistance(rng.choice(castles), rng.choice(players)),
-            PlaySpy(rng.choice(players), rng.choice(cards)),
+            PlaySpy(rng.choice(players)),
+            SpyDiscard(rng.choice(cards)),
             PlayHostage(rng.choice(players), rng.choice(places)),
         ]
     return out
