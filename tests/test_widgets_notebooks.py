@@ -84,6 +84,7 @@ def test_exercises_look_their_answers_up_and_hide_the_worked_answer(path):
 
 
 def test_the_answer_key_agrees_with_the_library():
+    from coronas.attrition import AttritionRules, solve
     from coronas.batalla.odds import battle as duel
     from coronas.batalla.odds import p_chair
     from coronas.carolus import Rules
@@ -100,7 +101,7 @@ def test_the_answer_key_agrees_with_the_library():
     lo, hi = wilson_interval(220, 400)
     library = {
         "01.1": D6.p_at_least(6, rerolls=2),
-        "01.2": (D6 - D6).prob(lambda d: d >= 2),
+        "01.2": (D6 - D6).prob(lambda d: abs(d) >= 2),
         "01.3": Die([1, 1, 2, 2, 3, 4]).p_at_least(2, rerolls=1),
         "02.1a": move_actions(G, "Friuli", "Pavia"),
         "02.1b": -(-(move_actions(G, "Friuli", "Pavia") + 1) // 2),
@@ -109,7 +110,7 @@ def test_the_answer_key_agrees_with_the_library():
         "03.2": castle_assault(6, troops_inside=True).actions.mean,
         "03.3": emissary_race(4, attempts_per_turn=1).second_wins,
         "04.1": battle(2, 1).attacker_wins,
-        "04.2": Fraction(15, 36),
+        "04.2": solve(AttritionRules(D6, D6, ties="defender"), 2, 1).attacker_wins,
         "04.3": battle(2, 1).expected_rounds,
         "05.1": castle_assault(4, army=2, shields=1).probability,
         "05.2": battle(2, 1).attacker_wins,
@@ -128,6 +129,8 @@ def test_the_answer_key_agrees_with_the_library():
     # worked out by hand in the notebooks' worked answers
     assert ANSWERS["01.1"] == 1 - Fraction(5, 6) ** 3 and ANSWERS["03.1"] == 1 - Fraction(2, 3) ** 5
     assert ANSWERS["07.1"] == Fraction(15, 36) + Fraction(20, 216)
+    assert ANSWERS["01.2"] == Fraction(8 + 6 + 4 + 2, 36)
+    assert ANSWERS["04.2"] == Fraction(5, 12) + Fraction(7, 12) * Fraction(5, 12)
     assert ANSWERS["07.3"] == 1 - Fraction(5, 6) ** 4
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from coronas.formatting import plural
 from coronas.hierro import actions
 from coronas.hierro.actions import BARBARIANS, CARD_ACTIONS, DECKS, ROME, ZONE
 from coronas.hierro.rules import card_kind, card_shields
@@ -261,12 +262,12 @@ class TurnRules:
         r = self.rules
         if a.to == ROME:
             if len(self.rome) >= r.rome_capacity(n):
-                return f"Rome already holds {r.rome_capacity(n)} emissaries, the most allowed"
+                return f"Rome already holds {_emissaries(r.rome_capacity(n))}, the most allowed"
             return None
         if a.to in BARBARIANS:
             cap = r.barbarian_capacity(n)
             if len(self.emissaries_at(a.to)) >= cap:
-                return f"the {a.to} already hold {cap} emissaries, the most allowed"
+                return f"the {a.to} already hold {_emissaries(cap)}, the most allowed"
             return None
         if a.to not in self.info.castle_set:
             return f"there is no castle or area called {a.to}"
@@ -275,7 +276,7 @@ class TurnRules:
         if a.to in self.owner:
             return f"{a.to} was taken by {self.colour(self.owner[a.to])}: it takes no emissaries"
         if len(self.at_castle.get(a.to, ())) >= r.castle_emissaries:
-            return f"{a.to} already holds {r.castle_emissaries} emissaries"
+            return f"{a.to} already holds {_emissaries(r.castle_emissaries)}"
         return None
 
     def _r_support(self, p: int, who: str, a: actions.RequestSupport) -> str | None:
@@ -516,3 +517,7 @@ _REASONS = {
     actions.PlaySecretPact: TurnRules._r_secret_pact,
     actions.PlayHostage: TurnRules._r_hostage,
 }
+
+
+def _emissaries(n: int) -> str:
+    return plural(n, "emissary", "emissaries")

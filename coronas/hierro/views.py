@@ -11,6 +11,7 @@ from typing import Any
 
 import networkx as nx
 
+from coronas.formatting import plural
 from coronas.hierro.actions import (
     BARBARIANS,
     MAGYARS,
@@ -164,7 +165,7 @@ class StateViews:
         elif self.step == "play":
             lines.append(
                 f"{self._turn_text()}: {self.colour(self.player)} to play, "
-                f"{self.left} action(s) left."
+                f"{plural(self.left, 'action')} left."
             )
         elif self.step in ("roll", "reroll") and self.fight is not None:
             lines.append(f"{self._turn_text()}: {self._fight_text()}.")
@@ -185,9 +186,9 @@ class StateViews:
             armies = ", ".join(f"{c} {a[p]}" for c, a in sorted(self.armies.items()) if p in a)
             lines.append(
                 f"{self.colour(p)}: legitimacy {self.legit[p]} ({self.band(p)}), "
-                f"{self.shields[p]} shields, {len(self.hands[p])} cards, VP {self.vp[p]}; "
-                f"castles {castles}; armies {armies or 'none'}; "
-                f"{self.hand_em[p]} emissaries in hand"
+                f"{plural(self.shields[p], 'shield')}, {plural(len(self.hands[p]), 'card')}, "
+                f"VP {self.vp[p]}; castles {castles}; armies {armies or 'none'}; "
+                f"{plural(self.hand_em[p], 'emissary', 'emissaries')} in hand"
             )
         ems = [
             f"{c}: {', '.join(self.colour(q) for q, _ in e)}"

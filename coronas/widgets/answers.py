@@ -17,7 +17,7 @@ __all__ = ["ANSWERS", "expected"]
 # id -> the answer: a fraction "a/b", an int, a bool or a name (str, compared without case)
 ANSWERS: dict[str, Any] = {
     "01.1": Fraction("91/216"),  # at least one 6 in three rolls
-    "01.2": Fraction("5/18"),  # the first d6 beats the second by 2 or more
+    "01.2": Fraction("5/9"),  # two d6 differ by 2 or more
     "01.3": Fraction("8/9"),  # faces 1,1,2,2,3,4 make a 2+ with one reroll
     "02.1a": 6,  # move actions Friuli -> Pavia
     "02.1b": 4,  # turns to reach Pavia and attack it
@@ -26,7 +26,7 @@ ANSWERS: dict[str, Any] = {
     "03.2": 12,  # mean actions for a 6+ castle with troops inside
     "03.3": Fraction("1/3"),  # the second emissary's chance at 4+, one roll a turn
     "04.1": Fraction("119/144"),  # 2 pawns attack 1
-    "04.2": Fraction("5/12"),  # one Risk round, one die each
+    "04.2": Fraction("95/144"),  # 2 pawns attack 1, ties to the defender
     "04.3": Fraction("17/12"),  # mean rounds of 2 v 1
     "05.1": Fraction("3/4"),  # Brescia's castle, 4+ on the yellow die, one shield
     "05.2": Fraction("119/144"),  # 2 pawns against 1, no shields

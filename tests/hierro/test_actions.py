@@ -248,7 +248,7 @@ def test_send_emissary_refusals():
         emissaries={"Milan": [GREEN, BLUE], "Rome": [GREEN, GREEN, BLUE, BLUE], "Magyars": [BLUE]},
     )
     assert_illegal(s, SendEmissary("Rome"), "Rome already holds 4 emissaries")
-    assert_illegal(s, SendEmissary("Magyars"), "Magyars already hold 1 emissaries")
+    assert_illegal(s, SendEmissary("Magyars"), "Magyars already hold 1 emissary,")
     assert_illegal(s, SendEmissary("Atlantis"), "no castle or area called Atlantis")
     assert_illegal(s, SendEmissary("Pavia"), "cannot receive emissaries")
     assert_illegal(s, SendEmissary("Friuli"), "cannot receive emissaries")

@@ -267,7 +267,7 @@ def test_graph_carries_the_game():
 def test_text_and_html_summaries():
     s = position(castles={"Verona": RED}, armies={"Trento": {RED: 2}})
     text = str(s)
-    assert "red to play, 2 action(s) left" in text and "castles Verona*" in text
+    assert "red to play, 2 actions left" in text and "castles Verona*" in text
     assert "Trento 2" in text
     html = s._repr_html_()
     assert "<td><b>red</b> &#9654;</td>" in html and "Verona*" in html
