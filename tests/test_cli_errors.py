@@ -78,6 +78,13 @@ def test_hidden_spellings_are_never_suggested(capsys):
         (["odds", "batalla-battle", "6", "1"], ["SWORDS", "from 1 to 5, got 6"]),
         (["odds", "batalla-battle", "3", "6"], ["SHIELDS", "from 0 to 5, got 6"]),
         (["odds", "batalla-battle", "3", "2", "--gold", "8", "0"], ["--gold", "-1 to 7"]),
+        (["odds", "batalla-battle", "3", "2", "--gems-won", "10"], ["--gems-won", "0 to 9"]),
+        # B1: each gem won covers the top square of the gold track; a castle holds 3 gems
+        (
+            ["odds", "batalla-battle", "3", "2", "--gold", "6", "0", "--gems-won", "2"],
+            ["--gold", "attacker's gold runs from -1 to 5 with 2 gems won, got 6"],
+        ),
+        (["odds", "batalla-battle", "3", "2", "--gems-won", "3"], ["--gems-won", "at most 2"]),
         (["odds", "carolus-draws", "301"], ["DRAWS", "from 0 to 300"]),
         (["odds", "carolus-draws", "3", "--at-least", "-1"], ["--at-least", "0 to 300"]),
         (["odds", "carolus-draws", "2", "--family", "purple"], ["purple"]),
@@ -107,6 +114,8 @@ def test_every_number_is_checked_against_its_limit(capsys, argv, words):
         ["odds", "hierro-battle", "8", "8", "--shields", "8", "7"],
         ["odds", "risk", "100", "10"],
         ["odds", "batalla-battle", "5", "5", "--gold", "7", "7"],
+        ["odds", "batalla-battle", "5", "5", "--gold", "5", "7", "--crown", "--gems-won", "2"],
+        ["odds", "batalla-battle", "5", "5", "--gold", "7", "7", "--crown", "--cross"],
         ["odds", "batalla-battle", "1", "0", "--gold", "-1", "-1"],
         ["odds", "carolus-draws", "300", "--at-least", "300"],
     ],

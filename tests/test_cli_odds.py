@@ -71,6 +71,14 @@ def answer_lines(out):
         (["hierro-battle", "1", "1", "--shields", "0", "1"], "P(attacker wins): 91/216 (42.13%)"),
         # 3 swords against 1 shield: any win (15 of 36 rolls) takes the last shield
         (["batalla-battle", "3", "1"], "P(gem) without rerolls: 5/12 (41.67%)"),
+        # 1 against 1 with only the Crown's 3 gold: rerolls for 1 and then 2 while behind,
+        # (15 * 36 + 170) / 1296 (worked out in tests/batalla/test_odds.py)
+        (["batalla-battle", "1", "1", "--crown"], "P(gem) with optimal rerolls: 355/648 (54.78%)"),
+        # the defender's 1 gold would buy a reroll, but the Cross sends it to -1 first: 15/36
+        (
+            ["batalla-battle", "1", "1", "--gold", "0", "1", "--cross"],
+            "P(gem) with optimal rerolls: 5/12 (41.67%)",
+        ),
     ],
 )
 def test_odds_print_the_exact_fraction_and_the_percentage(capsys, argv, expected):

@@ -31,6 +31,7 @@ LIMITS = {
     "swords": (1, 5),  # Batalla de Coronas: the militia tracks run 0-5, an attack needs 1
     "batalla_shields": (0, 5),
     "gold": (-1, 7),  # the gold track
+    "gems_won": (0, 9),  # Batalla de Coronas: fewer than the gems of a castle (3 by default)
     "draws": (0, 300),
 }
 """The limits of the odds questions' numbers (docs/cli.md lists them)."""
@@ -357,7 +358,43 @@ def _batalla_battle_args(p: argparse.ArgumentParser) -> None:
         metavar=("G", "H"),
         help=f"gold of attacker and defender, to pay for rerolls, {low} to {high} (default 0 0)",
     )
+    p.add_argument(
+        "--crown",
+        action="store_true",
+        help="the attacker holds the Crown token, which pays for rerolls like gold",
+    )
+    low, high = LIMITS["gems_won"]
+    p.add_argument(
+        "--gems-won",
+        type=_n("gems_won"),
+        default=0,
+        metavar="N",
+        help=f"gems the attacker has won, {low} to {high} (each lowers its gold cap; default 0)",
+    )
+    p.add_argument(
+        "--cross",
+        action="store_true",
+        help="the attacker holds the Cross token and may use it on the golden square",
+    )
     _rules_arg(p)
+
+
+def _check_batalla_gold(args: argparse.Namespace, rules: Any) -> None:
+    """The gems won and the gold within the rule set's tracks, in the options' words."""
+    gems = args.gems_won
+    if gems >= rules.gems_each:
+        raise CommandError(
+            f"--gems-won: at most {rules.gems_each - 1} (taking all {rules.gems_each} of a "
+            f"castle's gems ends the game), got {gems}"
+        )
+    cap = rules.gold_cap(gems)
+    for side, gold, top in (("attacker", args.gold[0], cap), ("defender", args.gold[1], None)):
+        top = rules.gold_max if top is None else top
+        if not rules.gold_min <= gold <= top:
+            won = f" with {count(gems, 'gem')} won" if side == "attacker" and gems else ""
+            raise CommandError(
+                f"--gold: the {side}'s gold runs from {rules.gold_min} to {top}{won}, got {gold}"
+            )
 
 
 @_odds(
@@ -365,17 +402,23 @@ def _batalla_battle_args(p: argparse.ArgumentParser) -> None:
     "Batalla de Coronas: the chance that an attack takes a gem, with optimal rerolls",
     _batalla_battle_args,
     lambda args: _merge(args, "swords", "shields"),
-    "%(prog)s SWORDS SHIELDS [--gold G H] [--rules FILE] [--table]",
+    "%(prog)s SWORDS SHIELDS [--gold G H] [--crown] [--gems-won N] [--cross] [--rules FILE] "
+    "[--table]",
 )
 def odds_batalla_battle(args: argparse.Namespace) -> None:
     from coronas.batalla.odds import battle
 
+    rules = _game_rules("coronas.batalla.rules", args.rules)
+    _check_batalla_gold(args, rules)
     result = battle(
         args.swords,
         args.shields,
         attacker_gold=args.gold[0],
         defender_gold=args.gold[1],
-        rules=_game_rules("coronas.batalla.rules", args.rules),
+        rules=rules,
+        attacker_crown=args.crown,
+        attacker_cross=args.cross,
+        attacker_gems_won=args.gems_won,
     )
     print(result.title)
     _answer("P(gem) with optimal rerolls", result.gem)
