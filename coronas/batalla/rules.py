@@ -159,6 +159,13 @@ class Rules(RuleSet):
                 raise ValueError(what)
 
         need(len(self.die_faces) > 0, "die_faces: a die needs at least one face")
+        # "If there is a tie, both players must continue rolling until they get different
+        # results": with one face only, the roll for the first player would never end.
+        need(
+            len(set(self.die_faces)) >= 2,
+            "die_faces: the die needs two different faces (a tie for the first player is "
+            "rolled again until the dice differ)",
+        )
         need(
             1 <= self.chairs <= len(COUNSELORS),
             f"chairs: expected 1 to {len(COUNSELORS)} (one counselor a chair)",

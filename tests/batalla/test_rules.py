@@ -49,6 +49,16 @@ def test_initial_board_and_roll_off():
     assert state.player == 1 and state.turn == 1 and state.is_chance_node()
 
 
+def test_a_die_with_one_face_only_is_refused():
+    """ "If there is a tie, both players must continue rolling until they get different
+    results": a die whose faces are all equal would roll for the first player forever."""
+    with pytest.raises(RulesError, match="die_faces: the die needs two different faces"):
+        Rules(die_faces=(3, 3, 3, 3, 3, 3))
+    # Two different faces are enough: the roll-off is then one of the two untied pairs.
+    state = Game(rules=Rules(die_faces=(1, 1, 1, 1, 1, 2))).new_initial_state()
+    assert state.chance_outcomes() == [(RollOff(1, 2), F(1, 2)), (RollOff(2, 1), F(1, 2))]
+
+
 def test_decision_roll_has_the_36_outcomes_of_two_dice():
     state = position()
     outcomes = dict(state.chance_outcomes())
