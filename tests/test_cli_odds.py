@@ -74,6 +74,12 @@ def answer_lines(out):
         # 1 against 1 with only the Crown's 3 gold: rerolls for 1 and then 2 while behind,
         # (15 * 36 + 170) / 1296 (worked out in tests/batalla/test_odds.py)
         (["batalla-battle", "1", "1", "--crown"], "P(gem) with optimal rerolls: 355/648 (54.78%)"),
+        # with the Cross read as a free reroll (a rule file), the defender's Cross: behind by
+        # a > d it rerolls and still loses with (a - 1)/6: (1 + 4 + 9 + 16 + 25)/216
+        (
+            ["batalla-battle", "1", "1", "--defender-cross", "--rules", "CROSS_REROLL"],
+            "P(gem) with optimal rerolls: 55/216 (25.46%)",
+        ),
         # the defender's 1 gold would buy a reroll, but the Cross sends it to -1 first: 15/36
         (
             ["batalla-battle", "1", "1", "--gold", "0", "1", "--cross"],
@@ -81,7 +87,11 @@ def answer_lines(out):
         ),
     ],
 )
-def test_odds_print_the_exact_fraction_and_the_percentage(capsys, argv, expected):
+def test_odds_print_the_exact_fraction_and_the_percentage(capsys, tmp_path, argv, expected):
+    if "CROSS_REROLL" in argv:  # a rule file reading the Cross as a free reroll (B11)
+        rules = tmp_path / "cross-reroll.json"
+        rules.write_text('{"cross_effect": "reroll"}')
+        argv = [str(rules) if a == "CROSS_REROLL" else a for a in argv]
     status, out, err = run(capsys, "odds", *argv)
     assert status == 0, err
     assert expected in answer_lines(out)

@@ -361,6 +361,7 @@ TOKENS = [
     "--crown",
     "--gems-won",
     "--cross",
+    "--defender-cross",
     "--at-least",
     "--family",
     "--table",

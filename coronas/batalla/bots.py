@@ -176,6 +176,7 @@ class GreedyBot:
             if action is not None:
                 return action
         if Attack() in legal:
+            free = r.cross_effect == "reroll"  # the Cross as a free reroll, for either side
             chance = gem_probability(
                 swords[p],
                 shields[q],
@@ -183,7 +184,9 @@ class GreedyBot:
                 obs["gold"][q],
                 r,
                 attacker_crown=obs["crown"] == p,
+                attacker_cross=free and obs["cross"] == p,
                 attacker_gems_won=obs["gems_won"][p],
+                defender_cross=free and obs["cross"] == q,
             )
             if chance >= self.attack_threshold or swords[p] >= 2 * max(shields[q], 1):
                 return Attack()

@@ -374,7 +374,14 @@ def _batalla_battle_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--cross",
         action="store_true",
-        help="the attacker holds the Cross token and may use it on the golden square",
+        help="the attacker holds the Cross token and may use it on the golden square (or, "
+        "with rules whose cross_effect is 'reroll', on a free reroll)",
+    )
+    p.add_argument(
+        "--defender-cross",
+        action="store_true",
+        help="the defender holds the Cross (it counts only with rules whose cross_effect is "
+        "'reroll': a free reroll)",
     )
     _rules_arg(p)
 
@@ -402,8 +409,8 @@ def _check_batalla_gold(args: argparse.Namespace, rules: Any) -> None:
     "Batalla de Coronas: the chance that an attack takes a gem, with optimal rerolls",
     _batalla_battle_args,
     lambda args: _merge(args, "swords", "shields"),
-    "%(prog)s SWORDS SHIELDS [--gold G H] [--crown] [--gems-won N] [--cross] [--rules FILE] "
-    "[--table]",
+    "%(prog)s SWORDS SHIELDS [--gold G H] [--crown] [--gems-won N] [--cross | --defender-cross] "
+    "[--rules FILE] [--table]",
 )
 def odds_batalla_battle(args: argparse.Namespace) -> None:
     from coronas.batalla.odds import battle
@@ -419,6 +426,7 @@ def odds_batalla_battle(args: argparse.Namespace) -> None:
         attacker_crown=args.crown,
         attacker_cross=args.cross,
         attacker_gems_won=args.gems_won,
+        defender_cross=args.defender_cross,
     )
     print(result.title)
     _answer("P(gem) with optimal rerolls", result.gem)

@@ -154,6 +154,61 @@ def test_battle_odds_with_tokens_under_the_other_readings_equal_the_engine_tree(
         assert battle_walk(state) == battle_minimax(state) == b.gem
 
 
+REROLL_CROSS = Rules(cross_effect="reroll")
+"""The Example of a Game's reading of the Cross: one free reroll for its holder (B11)."""
+
+
+def test_the_cross_as_a_free_reroll_by_hand():
+    """The Example of a Game: the Cross buys a reroll. Free, for whichever side holds it,
+    and not counted in the rising price (ruling B11, ``cross_effect="reroll"``)."""
+    # 1 sword against 1 shield, no gold, the attacker holds the Cross: behind against d
+    # ((d - 1) of the 36 first rolls) it rerolls once and wins with (6 - d)/6:
+    # 15/36 + (1*4 + 2*3 + 3*2 + 4*1) / 216 = 90/216 + 20/216 = 55/108.
+    b = battle(1, 1, rules=REROLL_CROSS, attacker_cross=True)
+    assert b.gem == sympy.Rational(55, 108)
+    assert b.optimal.prob(lambda o: o.attacker_cross_reroll) == F(10, 36)  # 1 <= a < d <= 5
+    assert "spend the Cross and reroll" in str(b) and "(gold 0, Cross)" in b.title
+    # The defender holds it: behind by a > d it rerolls once and still loses with (a - 1)/6:
+    # sum over a of (a - 1)/36 * (a - 1)/6 = (1 + 4 + 9 + 16 + 25) / 216 = 55/216.
+    b = battle(1, 1, rules=REROLL_CROSS, defender_cross=True)
+    assert b.gem == sympy.Rational(55, 216)
+    assert b.optimal.prob(lambda o: o.defender_cross_reroll) == F(15, 36)
+    # The Cross and 1 gold are two rerolls, as the Crown's 3 gold are (1, then 2): 355/648;
+    # gold is paid first and the Cross kept while it does no better.
+    both = battle(1, 1, 1, rules=REROLL_CROSS, attacker_cross=True)
+    assert both.gem == battle(1, 1, attacker_crown=True).gem == sympy.Rational(355, 648)
+    with pytest.raises(ValueError, match="there is one Cross"):
+        battle(1, 1, rules=REROLL_CROSS, attacker_cross=True, defender_cross=True)
+    # Under the printed reading the defender's Cross does nothing in a battle (B11).
+    assert battle(1, 1, defender_cross=True).gem == sympy.Rational(15, 36)
+
+
+@pytest.mark.parametrize(
+    "swords, shields, ga, gd, holder",
+    [(1, 1, 0, 0, 0), (1, 1, 0, 0, 1), (3, 2, 1, 2, 0), (2, 2, 2, 1, 1), (3, 3, 0, 3, 1)],
+)
+def test_the_cross_as_a_free_reroll_equals_the_engine_tree(swords, shields, ga, gd, holder):
+    b = battle(
+        swords,
+        shields,
+        ga,
+        gd,
+        REROLL_CROSS,
+        attacker_cross=holder == 0,
+        defender_cross=holder == 1,
+    )
+    state = position(
+        rules=REROLL_CROSS,
+        phase="buy",
+        swords=[swords, 2],
+        shields=[2, shields],
+        gold=[ga, gd],
+        cross=holder,
+    )
+    assert battle_walk(state) == b.gem  # the odds module's choices played on the engine
+    assert battle_minimax(state) == b.gem  # and no other choice of the engine does better
+
+
 def test_battle_policy_table_and_display():
     b = battle(2, 1, attacker_gold=1)
     rows = list(b.policy)
@@ -225,13 +280,20 @@ def test_battle_odds_with_reroll_on_tie_and_other_costs_equal_the_engine_tree():
     assert b.gem != battle(2, 2, 4, 2).gem
 
 
-def test_battle_odds_agree_with_a_seeded_simulation():
-    b = battle(3, 2, attacker_gold=3, defender_gold=2)
+@pytest.mark.parametrize(
+    "gold, rules, cross",
+    [([3, 2], None, None), ([1, 2], REROLL_CROSS, 1)],
+    ids=["gold", "defender's free reroll Cross"],
+)
+def test_battle_odds_agree_with_a_seeded_simulation(gold, rules, cross):
+    b = battle(3, 2, *gold, rules, defender_cross=cross == 1)
     p = float(b.gem)
     rng = random.Random(20261201)
     n, gems = 3000, 0
     for _ in range(n):
-        state = position(phase="buy", swords=[3, 2], shields=[2, 2], gold=[3, 2])
+        state = position(
+            rules=rules, phase="buy", swords=[3, 2], shields=[2, 2], gold=gold, cross=cross
+        )
         state.apply(Attack())
         while state.phase != "roll":
             if state.is_chance_node():

@@ -15,6 +15,7 @@ from coronas.batalla import (
     Game,
     IllegalAction,
     Reroll,
+    Rules,
     SpendCross,
     SpendSwords,
 )
@@ -129,7 +130,7 @@ def _set_up(rng: random.Random) -> dict:
     }
 
 
-def _positions(n: int, seed: int) -> list:
+def _positions(n: int, seed: int, rules: Rules | None = None) -> list:
     """Positions of random play where an attack may be declared or a battle is going on:
     half of the games from the start, half from a random set-up with tokens (an attack is
     chosen half the time it is legal)."""
@@ -140,7 +141,8 @@ def _positions(n: int, seed: int) -> list:
     while len(found) < n:
         set_up = _set_up(rng) if games % 2 else None
         games += 1
-        state = Game(seed=rng.randrange(10**6), position=set_up).new_initial_state()
+        game = Game(seed=rng.randrange(10**6), position=set_up, rules=rules)
+        state = game.new_initial_state()
         taken = 0
         while not state.is_terminal() and len(found) < n and taken < 4:
             legal = state.legal_actions()
@@ -158,6 +160,8 @@ def _positions(n: int, seed: int) -> list:
 
 
 POSITIONS = _positions(48, seed=20261202)
+REROLL_CROSS_POSITIONS = _positions(16, seed=20261203, rules=Rules(cross_effect="reroll"))
+"""Under the Example of a Game's reading, where the Cross is a free reroll for its holder."""
 
 
 def _odds_and_walk(state):
@@ -175,9 +179,21 @@ def test_random_positions_cover_the_battle():
     assert any(s.cross == s.player for s in POSITIONS)
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_odds_equal_the_engine_tree_in_random_positions(index):
-    state = POSITIONS[index]
+def test_random_positions_under_the_free_reroll_cross_have_its_holders_rerolling():
+    states = REROLL_CROSS_POSITIONS
+    assert any(s.cross == s.player for s in states)
+    assert any(s.cross == 1 - s.player for s in states)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [*POSITIONS, *REROLL_CROSS_POSITIONS],
+    ids=[
+        *(f"printed-{i}" for i in range(len(POSITIONS))),
+        *(f"cross-reroll-{i}" for i in range(len(REROLL_CROSS_POSITIONS))),
+    ],
+)
+def test_odds_equal_the_engine_tree_in_random_positions(state):
     o, walked = _odds_and_walk(state)
     assert o.success == walked
     if o.choices:
@@ -193,9 +209,8 @@ def test_odds_equal_the_engine_tree_in_random_positions(index):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_odds_are_the_best_any_play_of_the_engine_gives(index):
-    state = POSITIONS[index]
+@pytest.mark.parametrize("state", [*POSITIONS, *REROLL_CROSS_POSITIONS])
+def test_odds_are_the_best_any_play_of_the_engine_gives(state):
     o, _ = _odds_and_walk(state)
     gem = battle_minimax(state)
     assert o.success == (gem if o.aim == "take a gem" else 1 - gem)

@@ -43,7 +43,9 @@ class BattleOutcome:
     loses ``swords_lost`` swords. ``gem``: the defender's shields reached (or stood at) 0.
     ``attacker_gold_spent`` / ``defender_gold_spent``: gold paid for rerolls;
     ``crown_spent``: the attacker spent the Crown for that gold; ``cross_spent``: it sent its
-    clergy to the golden square with the Cross (the defender's gold fell to the bottom).
+    clergy to the golden square with the Cross (the defender's gold fell to the bottom);
+    ``attacker_cross_reroll`` / ``defender_cross_reroll``: that side spent the Cross on a free
+    reroll (the rule ``cross_effect="reroll"``).
     """
 
     winner: str
@@ -56,6 +58,8 @@ class BattleOutcome:
     defender_gold_spent: int
     crown_spent: bool = False
     cross_spent: bool = False
+    attacker_cross_reroll: bool = False
+    defender_cross_reroll: bool = False
 
     def __str__(self) -> str:
         text = "tie" if self.winner == "tie" else f"{self.winner} wins by {self.margin}"
@@ -74,16 +78,21 @@ class BattleOutcome:
             text += " (Crown spent)"
         if self.cross_spent:
             text += " (Cross spent: the defender's gold to the bottom)"
+        for side in ("attacker", "defender"):
+            if getattr(self, f"{side}_cross_reroll"):
+                text += f" (the {side}'s Cross spent on a free reroll)"
         return text
 
 
 # A battle node: dice (attacker, defender), gold (attacker, defender), rerolls paid (attacker,
 # defender), ``declined`` as the state keeps it (1 the attacker kept the roll, 2 the defender,
-# 4 the attacker let its moment to spend a token pass) and the attacker's tokens (CROWN: it
+# 4 the attacker let its moment to spend a token pass) and the tokens (CROWN: the attacker
 # holds the Crown and may spend it in the battle; CROSS: it holds the Cross and may send its
-# clergy to the golden square with it).
+# clergy to the golden square with it; FREE[side]: under cross_effect="reroll", that side
+# holds the Cross and may spend it on one free reroll).
 _Node = tuple[int, int, int, int, int, int, int, int]
 CROWN, CROSS, _PASSED = 1, 2, 4
+FREE = (4, 8)
 
 
 class _BattleSolver:
@@ -94,7 +103,10 @@ class _BattleSolver:
     defender). The attacker's gold counts the Crown's, spent only when its gold alone cannot
     pay (later is never worse: less gold is lost above the cap). Before each defender decision
     (B11; also at its own decisions) the attacker may spend the Cross on the golden square,
-    which takes the defender's gold to the bottom of the track."""
+    which takes the defender's gold to the bottom of the track. Under the rule
+    ``cross_effect="reroll"`` the side holding the Cross may instead spend it on a free
+    reroll when it is behind; it does so only when that does strictly better than keeping
+    the roll and than paying gold for the reroll."""
 
     def __init__(self, swords: int, shields: int, rules: Rules, cap: int):
         self.swords, self.shields, self.rules, self.cap = swords, shields, rules, cap
@@ -125,8 +137,10 @@ class _BattleSolver:
         else:
             sides = (0,) if a < d else (1,)
         for side in sides:
+            if declined & (1 << side):
+                continue
             k = ka if side == 0 else kd
-            if not declined & (1 << side) and self.purse(node, side) >= self.rules.reroll_cost(k):
+            if node[7] & FREE[side] or self.purse(node, side) >= self.rules.reroll_cost(k):
                 return side
         return None
 
@@ -143,6 +157,19 @@ class _BattleSolver:
         cost = self.rules.reroll_cost(kd)
         return [((a, v, ga, gd - cost, ka, kd + 1, 0, tokens), p) for v, p in self.faces]
 
+    def after_free_reroll(self, node: _Node, side: int) -> list[tuple[_Node, Fraction]]:
+        """The nodes after ``side`` spends the Cross on a reroll: no gold, and the reroll does
+        not count in the rising price."""
+        a, d, ga, gd, ka, kd, _, tokens = node
+        tokens &= ~FREE[side]
+        if side == 0:
+            return [((v, d, ga, gd, ka, kd, 0, tokens), p) for v, p in self.faces]
+        return [((a, v, ga, gd, ka, kd, 0, tokens), p) for v, p in self.faces]
+
+    def can_pay(self, node: _Node, side: int) -> bool:
+        k = node[4] if side == 0 else node[5]
+        return self.purse(node, side) >= self.rules.reroll_cost(k)
+
     def cross_now(self, node: _Node, side: int) -> bool:
         """Whether the attacker may spend the Cross at this decision (its own, or its moment
         before the defender's)."""
@@ -152,8 +179,9 @@ class _BattleSolver:
 
     def choice(self, node: _Node) -> tuple[str, list[tuple[_Node, Fraction]]] | None:
         """The optimal step at ``node`` and the nodes it leads to: "cross" (the attacker spends
-        the Cross on the golden square), "pass" (the attacker lets its moment pass), "reroll"
-        or "keep" (the side behind); None when the battle is decided."""
+        the Cross on the golden square), "pass" (the attacker lets its moment pass), "reroll",
+        "cross_reroll" (a free reroll with the Cross) or "keep" (the side behind); None when
+        the battle is decided."""
         side = self.decider(node)
         if side is None:
             return None
@@ -165,9 +193,11 @@ class _BattleSolver:
                 return "cross", [(zeroed, ONE)]
             if side == 1:
                 return "pass", [(passed, ONE)]
-        keep, again = self.options(node, side)
-        if self.rerolls(side, keep, again):
+        step = self.best(side, *self.options(node, side))[0]
+        if step == "reroll":
             return "reroll", self.after_reroll(node, side)
+        if step == "cross_reroll":
+            return "cross_reroll", self.after_free_reroll(node, side)
         return "keep", [(self.after_accept(node, side), ONE)]
 
     @functools.cache  # noqa: B019 - one solver per battle, kept small
@@ -179,17 +209,33 @@ class _BattleSolver:
         return sum((p * self.value(n) for n, p in step[1]), ZERO)
 
     def decide(self, node: _Node, side: int) -> Fraction:
-        keep, again = self.options(node, side)
-        return again if self.rerolls(side, keep, again) else keep
+        return self.best(side, *self.options(node, side))[1]
 
-    def options(self, node: _Node, side: int) -> tuple[Fraction, Fraction]:
+    def options(self, node: _Node, side: int) -> tuple[Fraction, Fraction | None, Fraction | None]:
+        """P(gem) after keeping, after a paid reroll and after a free one (None: not open)."""
         keep = self.value(self.after_accept(node, side))
-        again = sum((p * self.value(n) for n, p in self.after_reroll(node, side)), ZERO)
-        return keep, again
+        paid = free = None
+        if self.can_pay(node, side):
+            paid = self.mean(self.after_reroll(node, side))
+        if node[7] & FREE[side]:
+            free = self.mean(self.after_free_reroll(node, side))
+        return keep, paid, free
+
+    def mean(self, nodes: list[tuple[_Node, Fraction]]) -> Fraction:
+        return sum((p * self.value(n) for n, p in nodes), ZERO)
 
     @staticmethod
-    def rerolls(side: int, keep: Fraction, again: Fraction) -> bool:
-        return again > keep if side == 0 else again < keep
+    def best(
+        side: int, keep: Fraction, paid: Fraction | None, free: Fraction | None
+    ) -> tuple[str, Fraction]:
+        """The choice of ``side`` (the attacker maximises P(gem), the defender minimises it):
+        a reroll only when it does strictly better than keeping, and the Cross only when it
+        does strictly better than paying."""
+        choice, value = "keep", keep
+        for name, v in (("reroll", paid), ("cross_reroll", free)):
+            if v is not None and (v > value if side == 0 else v < value):
+                choice, value = name, v
+        return choice, value
 
     def start(self, gold: tuple[int, int], tokens: int) -> list[tuple[_Node, Fraction]]:
         """The nodes after the battle roll, with their probabilities."""
@@ -205,8 +251,9 @@ class _BattleSolver:
 
     def outcome(self, node: _Node, tokens: int) -> BattleOutcome:
         a, d, _, _, ka, kd, _, left = node
-        spent = (self.paid(ka), self.paid(kd), bool(tokens & ~left & CROWN))
-        spent += (bool(tokens & ~left & CROSS),)
+        gone = tokens & ~left
+        spent = (self.paid(ka), self.paid(kd), bool(gone & CROWN), bool(gone & CROSS))
+        spent += (bool(gone & FREE[0]), bool(gone & FREE[1]))
         if a > d:
             n = min(self.spend(a, d), self.shields) if self.shields else 0
             return BattleOutcome("attacker", a - d, n, n, 0, self.is_gem(a, d), *spent)
@@ -259,7 +306,7 @@ class _BattleSolver:
                 step = self.choice(node)
                 if step is None:
                     continue
-                if step[0] in ("reroll", "keep"):
+                if step[0] in ("reroll", "cross_reroll", "keep"):
                     if node not in reach:
                         order.append(node)
                     reach[node] = reach.get(node, ZERO) + p
@@ -270,21 +317,27 @@ class _BattleSolver:
         for node in order:
             a, d, ga, _, ka, kd, _, _ = node
             side = self.decider(node)
-            keep, again = self.options(node, side)
+            keep, paid, free = self.options(node, side)
+            step, value = self.best(side, keep, paid, free)
             who = ("attacker", "defender")[side]
             cost = self.rules.reroll_cost(ka if side == 0 else kd)
             choice = "keep"
-            if self.rerolls(side, keep, again):
+            if step == "reroll":
                 crown = side == 0 and ga < cost
                 choice = f"{'spend the Crown, ' if crown else ''}pay {cost} and reroll"
+            elif step == "cross_reroll":
+                choice = "spend the Cross and reroll"
+            again = value if step != "keep" else (paid if paid is not None else free)
             rows.append((f"{a} vs {d}", _gold_left(node), who, choice, again, keep, reach[node]))
         return rows
 
 
 def _gold_left(node: _Node) -> str:
-    """The gold column of a policy row: "1 / 0", "1+Crown / 0"."""
-    crown = "+Crown" if node[7] & CROWN else ""
-    return f"{node[2]}{crown} / {node[3]}"
+    """The gold column of a policy row: "1 / 0", "1+Crown / 0", "0+Cross / 1"."""
+    tokens = node[7]
+    attacker = ("+Crown" if tokens & CROWN else "") + ("+Cross" if tokens & FREE[0] else "")
+    defender = "+Cross" if tokens & FREE[1] else ""
+    return f"{node[2]}{attacker} / {node[3]}{defender}"
 
 
 @functools.lru_cache(maxsize=256)
@@ -292,9 +345,14 @@ def _solver(swords: int, shields: int, rules: Rules, cap: int | None = None) -> 
     return _BattleSolver(swords, shields, rules, rules.gold_max if cap is None else cap)
 
 
-def _tokens(crown: bool, cross: bool, rules: Rules) -> int:
-    """The token bits of a battle's start: the Crown counts where the rules let it pay."""
-    return (CROWN if crown and rules.crown_in_battle else 0) | (CROSS if cross else 0)
+def _tokens(crown: bool, cross: bool, rules: Rules, defender_cross: bool = False) -> int:
+    """The token bits of a battle's start: the Crown counts where the rules let it pay; the
+    Cross, as the rules read it, sends the attacker's clergy to the golden square or buys
+    its holder (attacker or defender) a free reroll."""
+    bits = CROWN if crown and rules.crown_in_battle else 0
+    if rules.cross_effect == "reroll":
+        return bits | (FREE[0] if cross else 0) | (FREE[1] if defender_cross else 0)
+    return bits | (CROSS if cross else 0)
 
 
 class BattleOdds:
@@ -309,7 +367,9 @@ class BattleOdds:
 
     ``attacker_crown`` / ``attacker_cross``: the attacker holds the Crown (its gold pays for
     rerolls, within the cap of ``attacker_gems_won``) / the Cross and may send its clergy to
-    the golden square with it. Without rerolls nobody spends anything.
+    the golden square with it. Under the rule ``cross_effect="reroll"`` the Cross is one free
+    reroll instead, for whichever side holds it (``attacker_cross`` or ``defender_cross``).
+    Without rerolls nobody spends anything.
     """
 
     def __init__(
@@ -322,6 +382,7 @@ class BattleOdds:
         attacker_crown: bool = False,
         attacker_cross: bool = False,
         attacker_gems_won: int = 0,
+        defender_cross: bool = False,
     ):
         self.attacker_swords = attacker_swords
         self.defender_shields = defender_shields
@@ -329,12 +390,13 @@ class BattleOdds:
         self.defender_gold = defender_gold
         self.attacker_crown = attacker_crown
         self.attacker_cross = attacker_cross
+        self.defender_cross = defender_cross
         self.rules = rules
         solver = _solver(
             attacker_swords, defender_shields, rules, rules.gold_cap(attacker_gems_won)
         )
         gold = (attacker_gold, defender_gold)
-        tokens = _tokens(attacker_crown, attacker_cross, rules)
+        tokens = _tokens(attacker_crown, attacker_cross, rules, defender_cross)
         self.optimal: Die = Die.from_pmf(solver.distribution(gold, True, tokens))
         self.no_rerolls: Die = Die.from_pmf(solver.distribution(gold, False))
         self._policy_rows = solver.policy_rows(gold, tokens)
@@ -398,9 +460,10 @@ class BattleOdds:
         held = (("Crown", self.attacker_crown), ("Cross", self.attacker_cross))
         tokens = [name for name, has in held if has]
         extra = f", {' and '.join(tokens)}" if tokens else ""
+        theirs = ", Cross" if self.defender_cross else ""
         return (
             f"{self.attacker_swords} swords (gold {self.attacker_gold}{extra}) attack "
-            f"{self.defender_shields} shields (gold {self.defender_gold})"
+            f"{self.defender_shields} shields (gold {self.defender_gold}{theirs})"
         )
 
     def __repr__(self) -> str:
@@ -445,6 +508,7 @@ def battle(
     attacker_crown: bool = False,
     attacker_cross: bool = False,
     attacker_gems_won: int = 0,
+    defender_cross: bool = False,
 ) -> BattleOdds:
     """The exact distribution of a battle's outcome, (a) with no rerolls and (b) with optimal
     rerolls: the attacker maximises and the defender minimises P(gem), and neither pays for a
@@ -452,7 +516,9 @@ def battle(
     it may. The defender spends no token (tokens are spent in one's own turn, B11); the
     attacker's Crown pays for rerolls like gold (``attacker_crown``, capped by
     ``attacker_gems_won``), and its Cross may send the defender's gold to the bottom before
-    the defender decides (``attacker_cross``: the golden square is open to its clergy).
+    the defender decides (``attacker_cross``: the golden square is open to its clergy). Under
+    the rule ``cross_effect="reroll"`` the Cross is a free reroll for the side that holds it
+    (``attacker_cross`` or ``defender_cross``; there is one Cross).
 
     >>> b = battle(3, 1, attacker_gold=1)
     >>> b.gem_no_rerolls                  # any win takes the last shield: 15/36
@@ -463,7 +529,8 @@ def battle(
     True
     """
     args = (attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
-    return BattleOdds(*_battle_args(*args, attacker_crown, attacker_cross, attacker_gems_won))
+    checked = _battle_args(*args, attacker_crown, attacker_cross, attacker_gems_won, defender_cross)
+    return BattleOdds(*checked)
 
 
 def _battle_args(
@@ -475,7 +542,8 @@ def _battle_args(
     attacker_crown: Any,
     attacker_cross: Any,
     attacker_gems_won: Any,
-) -> tuple[int, int, int, int, Rules, bool, bool, int]:
+    defender_cross: Any = False,
+) -> tuple[int, int, int, int, Rules, bool, bool, int, bool]:
     """A battle's arguments checked (swords and shields 0..militia_max, gold gold_min..the
     cap) and in the order :class:`BattleOdds` takes them; else ValueError naming the argument
     and its range."""
@@ -497,7 +565,9 @@ def _battle_args(
     ):
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
             raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {short(v)}")
-    crown, cross = bool(attacker_crown), bool(attacker_cross)
+    crown, cross, theirs = bool(attacker_crown), bool(attacker_cross), bool(defender_cross)
+    if cross and theirs:
+        raise ValueError("attacker_cross and defender_cross: there is one Cross, held by one side")
     return (
         attacker_swords,
         defender_shields,
@@ -507,6 +577,7 @@ def _battle_args(
         crown,
         cross,
         gems,
+        theirs,
     )
 
 
@@ -523,6 +594,7 @@ def gem_probability(
     attacker_crown: bool = False,
     attacker_cross: bool = False,
     attacker_gems_won: int = 0,
+    defender_cross: bool = False,
 ) -> Fraction:
     """P(gem) of :func:`battle` with optimal rerolls, as a ``Fraction`` (fast, cached: for
     bots and inner loops). The numbers must lie on their tracks, as for :func:`battle`.
@@ -531,7 +603,8 @@ def gem_probability(
     Fraction(5, 18)
     """
     args = (attacker_swords, defender_shields, attacker_gold, defender_gold, rules)
-    return _gem_probability(*_battle_args(*args, attacker_crown, attacker_cross, attacker_gems_won))
+    checked = _battle_args(*args, attacker_crown, attacker_cross, attacker_gems_won, defender_cross)
+    return _gem_probability(*checked)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -544,9 +617,10 @@ def _gem_probability(
     attacker_crown: bool,
     attacker_cross: bool,
     attacker_gems_won: int,
+    defender_cross: bool,
 ) -> Fraction:
     solver = _solver(attacker_swords, defender_shields, rules, rules.gold_cap(attacker_gems_won))
-    tokens = _tokens(attacker_crown, attacker_cross, rules)
+    tokens = _tokens(attacker_crown, attacker_cross, rules, defender_cross)
     start = solver.start((attacker_gold, defender_gold), tokens)
     return sum((p * solver.value(node) for node, p in start), ZERO)
 

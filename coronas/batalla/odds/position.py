@@ -190,7 +190,7 @@ def _rerolled(
     """The nodes after ``side`` rerolls: paid with gold, or free with the Cross."""
     if not free:
         return solver.after_reroll(node, side)
-    return [((*n[:6], 0, n[7]), pr) for n, pr in _faces(solver, node, side)]
+    return solver.after_free_reroll(node, side)
 
 
 def _mean(solver: _BattleSolver, nodes: list[tuple[_Node, Fraction]]) -> Fraction:
@@ -222,12 +222,9 @@ def state_battle(state: Any) -> tuple[_BattleSolver, _Node | None]:
     q = 1 - p
     solver = _solver(state.swords[p], state.shields[q], rules, state.cap(p))
     tokens = _tokens(state.crown == p, False, rules)
-    if (
-        state.cross == p
-        and rules.cross_effect == "priest"
-        and state._cross_ready(p)
-        and "golden" in state._church_options(p)
-    ):
+    if rules.cross_effect == "reroll":  # a free reroll for the side that holds the Cross
+        tokens |= _tokens(False, state.cross == p, rules, state.cross == q)
+    elif state.cross == p and state._cross_ready(p) and "golden" in state._church_options(p):
         tokens |= CROSS
     if state.bdice is None:
         return solver, (0, 0, state.gold[p], state.gold[q], *state.rerolls, 0, tokens)
@@ -237,7 +234,8 @@ def state_battle(state: Any) -> tuple[_BattleSolver, _Node | None]:
 
 def battle_choice(state: Any) -> Any:
     """The optimal action of :func:`battle` at a battle decision of an engine state: reroll
-    (spending the Crown first when gold alone cannot pay) or keep at ``reroll_choice``, the
+    (spending the Crown first when gold alone cannot pay; or the Cross, under
+    ``cross_effect="reroll"``) or keep at ``reroll_choice``, the
     Cross on the golden square or nothing at the attacker's moment (``battle_tokens``), the
     most swords at ``spend``. (For bots and for checking the odds on the engine's own game
     tree.)"""
@@ -250,6 +248,8 @@ def battle_choice(state: Any) -> Any:
     kind = None if step is None else step[0]
     if kind == "cross":
         return SpendCross("golden")
+    if kind == "cross_reroll" and state.phase == "reroll_choice":
+        return CrossReroll()
     if kind != "reroll" or state.phase == "battle_tokens":
         return Accept()
     cost = state.rules.reroll_cost(state.rerolls[state.decider])
