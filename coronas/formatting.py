@@ -15,11 +15,11 @@ plots.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["ProbTable", "percent", "plural", "probability_text", "rerolls_text"]
+__all__ = ["ProbTable", "percent", "plural", "probability_text", "rerolls_text", "score_text"]
 
 
 def percent(p: Any, digits: int = 2) -> str:
@@ -30,6 +30,22 @@ def percent(p: Any, digits: int = 2) -> str:
 def probability_text(p: Any) -> str:
     """An exact probability and its percentage: ``7/12 (58.33%)``."""
     return f"{p} ({percent(p)})"
+
+
+def score_text(score: Any) -> str:
+    """A final score as text; a breakdown ``{"castles": 15, ..., "total": 22}`` reads
+    ``"22 (castles 15, ...)"``, its empty parts left out.
+
+    >>> score_text({"loyalty": 4, "castles": 0, "total": 4}), score_text(3)
+    ('4 (loyalty 4)', '3')
+    """
+    if isinstance(score, Mapping):
+        parts = ", ".join(f"{k} {v}" for k, v in score.items() if k != "total" and v)
+        total = score.get("total")
+        if total is None:
+            return parts or "0"
+        return f"{total} ({parts})" if parts else str(total)
+    return str(score)
 
 
 def rerolls_text(n: int) -> str:

@@ -17,8 +17,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import coronas.cli.games as games
 from coronas.cli._base import count, fmt
+from coronas.formatting import score_text
 
 __all__ = ["MAX_OUTCOMES_SHOWN", "add_parser", "advice", "run"]
 
@@ -78,7 +78,7 @@ def advice(state: Any) -> dict[str, Any]:
     ]
     if player == TERMINAL:
         data["scores"] = [
-            {"player": state.player_name(p), "score": games.score_text(s)}
+            {"player": state.player_name(p), "score": score_text(s)}
             for p, s in enumerate(state.scores())
         ]
         data["winners"] = [state.player_name(p) for p in state.winners()]

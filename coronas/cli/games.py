@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from coronas.cli._base import CommandError, count, whole
+from coronas.formatting import score_text
 
 __all__ = ["MAX_PLAYERS", "MAX_SEED", "bots_for", "find_game", "game_arguments", "make_bots"]
 
@@ -116,17 +117,6 @@ def game_arguments(p: argparse.ArgumentParser, default_bots: str = "random") -> 
         "--seed", type=whole(0, MAX_SEED), default=0, help="random seed, 0 to 2**63-1 (default 0)"
     )
     p.add_argument("--rules", metavar="FILE", help="a JSON rule file (fields that differ)")
-
-
-def score_text(score: Any) -> str:
-    """A score, or a breakdown ``{"castles": 15, ..., "total": 22}`` as ``22 (castles 15...)``."""
-    if isinstance(score, dict):
-        parts = ", ".join(f"{k} {v}" for k, v in score.items() if k != "total" and v)
-        total = score.get("total")
-        if total is None:
-            return parts or "0"
-        return f"{total} ({parts})" if parts else str(total)
-    return str(score)
 
 
 def step_line(state: Any, action: Any, number: int, labels: Sequence[str] | None) -> str:

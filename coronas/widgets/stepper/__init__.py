@@ -26,7 +26,8 @@ open view, a seat's view of its secrets, pass and play) and
 :mod:`~coronas.widgets.stepper.view` (the widgets).
 """
 
-from coronas.widgets.stepper.model import StepperModel, score_text
+from coronas.formatting import score_text
+from coronas.widgets.stepper.model import StepperModel
 from coronas.widgets.stepper.odds import PositionOdds, odds_phrase, odds_record
 from coronas.widgets.stepper.outcomes import action_group, group_actions, parse_outcome
 from coronas.widgets.stepper.seats import OPEN, PASS_AND_PLAY

@@ -15,7 +15,7 @@ from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
 from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
 from coronas.widgets.stepper.seats import OPEN, LogEntry, SeatViews, describe_for, secret_chance
 
-__all__ = ["StepperModel", "score_text"]
+__all__ = ["StepperModel"]
 
 
 def _choosers(bots: Any, players: int) -> dict[int, Callable[[State, random.Random], Any]]:
@@ -38,16 +38,6 @@ def _choosers(bots: Any, players: int) -> dict[int, Callable[[State, random.Rand
 
 def _player_name(state: State, player: int, names: Sequence[str] | None) -> str:
     return names[player] if names is not None else state.player_name(player)
-
-
-def score_text(score: Any) -> str:
-    """A final score as text; a breakdown ``{"castles": 7, ..., "total": 13}`` reads
-    ``"13 (castles 7, ...)"``."""
-    if isinstance(score, Mapping):
-        parts = {k: v for k, v in score.items() if k != "total"}
-        detail = ", ".join(f"{k} {v}" for k, v in parts.items())
-        return f"{score['total']} ({detail})" if "total" in score else detail
-    return str(score)
 
 
 class StepperModel(SeatViews, SaveLoad):

@@ -7,10 +7,10 @@ from html import escape
 from typing import Any
 
 from coronas.engine import CHANCE, State
-from coronas.formatting import plural
+from coronas.formatting import plural, score_text
 from coronas.widgets._render import PlainTextFallback, figure_html, find_drawer, state_html
 from coronas.widgets.stepper.files import default_save_path
-from coronas.widgets.stepper.model import StepperModel, score_text
+from coronas.widgets.stepper.model import StepperModel
 from coronas.widgets.stepper.outcomes import _norm
 
 __all__ = ["Stepper"]
