@@ -103,7 +103,10 @@ def exact_distribution(
     the position only, not on the history.
 
     This brute-force walk is the ground truth the fast formulas in each game's ``odds`` are
-    tested against. ``state`` itself is left as it was.
+    tested against. ``state`` itself is left as it was. The walk works on a copy that keeps
+    its key up to date through apply and undo (:class:`~coronas.engine.journal.KeyCache`),
+    applies the chance outcomes the copy lists without checking them again (the policy's
+    actions are checked), and adds probabilities as integers over a common denominator.
     """
     if key is None or key is True:
         key = State.key
