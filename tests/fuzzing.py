@@ -16,7 +16,11 @@ FIXTURES = Path(__file__).parent
 SAVED_GAMES = {
     "batalla": ["batalla/fixtures/position_game.json", "batalla/fixtures/random_game.json"],
     "carolus": ["carolus/fixtures/position-2p.json", "carolus/fixtures/random-3p.json"],
-    "hierro": ["hierro/fixtures/hand_position_3p.json", "hierro/fixtures/random_game_4p.json"],
+    "hierro": [
+        "hierro/fixtures/hand_position_3p.json",
+        "hierro/fixtures/random_game_4p.json",
+        "hierro/fixtures/random_game_4p_format1.json",  # read through the format-1 upgrade
+    ],
 }
 
 
