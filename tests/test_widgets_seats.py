@@ -210,7 +210,24 @@ def test_pass_and_play_leaves_the_laptop_with_the_people_while_a_bot_moves():
         hierro(view=PASS_AND_PLAY, humans=[3])
 
 
+def test_a_locked_view_cannot_be_switched():
+    model = hierro(view=PASS_AND_PLAY, lock_view=True)
+    assert not model.set_view(OPEN)
+    assert model.message == "the view is locked to pass and play"
+    assert model.view == PASS_AND_PLAY and model.position_text() == ""
+    assert model.set_view(PASS_AND_PLAY)  # choosing the same view again is no change
+    assert model.take_laptop() and "bishop:1-2" in shown(model)
+    assert not model.set_view(GREEN) and model.viewer == RED
+
+
 # -- the widgets ---------------------------------------------------------------------------
+
+
+def test_a_stepper_with_a_locked_view_disables_its_selector():
+    state = Game(players=3, seed=1).position(hands=HANDS, loyalty=LOYALTY)
+    view = Stepper(state, seed=7, draw=False, view=PASS_AND_PLAY, lock_view=True)
+    assert view.view_select.disabled and view.view_select.value == PASS_AND_PLAY
+    assert not Stepper(state, seed=7, draw=False).view_select.disabled
 
 
 def test_stepper_view_selector_and_hand_over_screen():

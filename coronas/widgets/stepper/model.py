@@ -69,6 +69,7 @@ class StepperModel(SeatViews, SaveLoad):
         names: Sequence[str] | None = None,
         view: Any = OPEN,
         humans: Iterable[int] | None = None,
+        lock_view: bool = False,
     ):
         if names is not None and len(names) != state.num_players:
             raise ValueError(f"names: expected {state.num_players} names, got {len(names)}")
@@ -84,6 +85,7 @@ class StepperModel(SeatViews, SaveLoad):
         self._seat_humans(humans)
         if not self.set_view(view):
             raise ValueError(self.message)
+        self.view_locked = bool(lock_view)
         self.message = ""
 
     # -- what is shown ---------------------------------------------------------------------

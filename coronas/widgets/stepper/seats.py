@@ -86,7 +86,9 @@ class SeatViews:
 
     ``view`` is :data:`OPEN`, a seat number, or :data:`PASS_AND_PLAY`; ``holder`` is, in
     pass and play, the seat holding the laptop (None before anyone took it); ``humans`` the
-    seats played by people (pass and play hands the laptop only to them).
+    seats played by people (pass and play hands the laptop only to them); ``view_locked``:
+    the view chosen at the start may not be changed (a class playing pass and play on one
+    laptop, where nobody should switch to the open view).
     """
 
     state: State
@@ -95,6 +97,7 @@ class SeatViews:
     view: Any = OPEN
     holder: int | None = None
     humans: frozenset[int] = frozenset()
+    view_locked: bool = False
 
     # provided by the model:
     player_name: Callable[[int], str]
@@ -121,9 +124,16 @@ class SeatViews:
         if view not in [v for _, v in self.view_options()] or isinstance(view, bool):
             self.message = f"there is no view {view!r}"
             return False
+        if self.view_locked and view != self.view:
+            self.message = f"the view is locked to {self.view_label()}"
+            return False
         self.view = view
         self.holder = None
         return True
+
+    def view_label(self) -> str:
+        """The label of the view shown now (``"pass and play"``, ``"seat: red"``)."""
+        return next(label for label, v in self.view_options() if v == self.view)
 
     @property
     def viewer(self) -> int | None:

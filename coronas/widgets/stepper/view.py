@@ -36,7 +36,9 @@ class Stepper:
     The View dropdown (``view``) chooses whose eyes are shown: the open view (everything, for
     teaching), one seat's (its own secrets, the others' moves awaited, hidden draws), or pass
     and play, where a hand-over screen hides everything between two people's seats
-    (``humans``, by default every seat) until the next one says they hold the laptop. See
+    (``humans``, by default every seat) until the next one says they hold the laptop. With
+    ``lock_view=True`` the dropdown is disabled and the view stays the one chosen (a class on
+    one laptop: nobody switches to the open view by a click). See
     :mod:`coronas.widgets.stepper.seats`.
     """
 
@@ -51,11 +53,12 @@ class Stepper:
         file: str | None = None,
         view: Any = "open",
         humans: Sequence[int] | None = None,
+        lock_view: bool = False,
     ):
         import ipywidgets as w
 
         self.model = StepperModel(
-            state, bots=bots, seed=seed, names=names, view=view, humans=humans
+            state, bots=bots, seed=seed, names=names, view=view, humans=humans, lock_view=lock_view
         )
         self.draw = find_drawer(state) if draw is True else (draw or None)
         self.log_lines = log_lines
@@ -66,6 +69,7 @@ class Stepper:
             description="View",
             options=self.model.view_options(),
             value=self.model.view,
+            disabled=self.model.view_locked,
             layout=w.Layout(width="22em"),
         )
         self.handover_button = w.Button(button_style="warning", layout=w.Layout(width="auto"))
