@@ -176,7 +176,6 @@ class GreedyBot:
             if action is not None:
                 return action
         if Attack() in legal:
-            free = r.cross_effect == "reroll"  # the Cross as a free reroll, for either side
             chance = gem_probability(
                 swords[p],
                 shields[q],
@@ -184,13 +183,24 @@ class GreedyBot:
                 obs["gold"][q],
                 r,
                 attacker_crown=obs["crown"] == p,
-                attacker_cross=free and obs["cross"] == p,
+                attacker_cross=_cross_counts(r, obs, p),
                 attacker_gems_won=obs["gems_won"][p],
-                defender_cross=free and obs["cross"] == q,
+                defender_cross=r.cross_effect == "reroll" and obs["cross"] == q,
             )
             if chance >= self.attack_threshold or swords[p] >= 2 * max(shields[q], 1):
                 return Attack()
         return EndTurn()
+
+
+def _cross_counts(r: Rules, obs: dict[str, Any], p: int) -> bool:
+    """Whether the Cross ``p`` holds helps its attack: as a free reroll, or (the printed
+    reading) when its clergy may go to the golden square, which takes the defender's gold."""
+    if obs["cross"] != p:
+        return False
+    if r.cross_effect == "reroll":
+        return True
+    ready = not r.cross_needs_priest or "priest" in obs["chairs"][p]
+    return ready and "golden" in _church_squares(r, obs, p)
 
 
 def _church_squares(r: Rules, obs: dict[str, Any], p: int) -> list[str]:

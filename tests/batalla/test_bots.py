@@ -11,6 +11,7 @@ from coronas.batalla import (
     ChooseDie,
     Game,
     Roll,
+    Rules,
     SpendSwords,
 )
 from coronas.batalla.bots import BOTS, GreedyBot, RandomBot
@@ -83,3 +84,33 @@ def test_observation_is_the_open_position_and_bots_decide_on_it():
             assert bot.choose(state, random.Random(k)) == bot.choose(twin, random.Random(k))
         state.apply(GreedyBot().choose(state, rng))
     assert "nothing is hidden" in state.observation_text(0)
+
+
+def test_greedy_counts_the_cross_where_the_odds_do():
+    """The bot reads from its observation whether its Cross helps an attack; the odds read
+    it from the state (``state_battle``): in positions of random play they agree, under the
+    printed reading (the golden square) and under the free-reroll reading."""
+    from coronas.batalla.bots import _cross_counts
+    from coronas.batalla.odds.battles import CROSS, FREE
+    from coronas.batalla.odds.position import state_battle
+
+    for rules, bit in ((Rules(), CROSS), (Rules(cross_effect="reroll"), FREE[0])):
+        rng = random.Random(7)
+        held = counted = 0
+        for game in range(30):
+            state = Game(seed=game, rules=rules).new_initial_state()
+            for _ in range(300):
+                if state.is_terminal():
+                    break
+                if state.phase == "buy" and state.cross == state.player:
+                    p = state.player
+                    tokens = state_battle(state)[1][7]
+                    mine = _cross_counts(rules, state.observation(p), p)
+                    assert mine == bool(tokens & bit)
+                    held += 1
+                    counted += mine
+                if state.is_chance_node():
+                    state.apply(state.sample_chance(rng))
+                else:
+                    state.apply(rng.choice(state.legal_actions()))
+        assert held and counted  # both cases were met
