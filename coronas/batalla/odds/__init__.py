@@ -14,7 +14,8 @@ seeded simulations.
 >>> p_doubles()
 1/6
 
-:mod:`~coronas.batalla.odds.battles` holds the battles, :mod:`~coronas.batalla.odds.council`
+:mod:`~coronas.batalla.odds.battles` holds the battles (solved by
+:mod:`~coronas.batalla.odds.solver`), :mod:`~coronas.batalla.odds.council`
 the decision dice, gold income and the dragon, :mod:`~coronas.batalla.odds.position` the odds
 of the move at hand in an engine state (``state.odds()`` and the bots' battle choices).
 """

@@ -1,6 +1,6 @@
 """The odds of the move at hand in a Batalla de Coronas game: what ``state.odds()`` answers.
 
-Built on the battle solver of :mod:`coronas.batalla.odds.battles` (no second
+Built on the battle solver of :mod:`coronas.batalla.odds.solver` (no second
 implementation): the chance comes from the position itself, gold, rerolls already paid and the
 attacker's tokens included, with both sides' rerolls, the attacker's Crown and Cross and its
 swords played optimally (ruling B12).
@@ -51,12 +51,12 @@ from coronas.batalla.actions import (
     SpendCrown,
     SpendSwords,
 )
-from coronas.batalla.odds.battles import (
+from coronas.batalla.odds.battles import BattleOdds
+from coronas.batalla.odds.solver import (
     CROSS,
     CROWN,
     ONE,
     ZERO,
-    BattleOdds,
     _BattleSolver,
     _Node,
     _solver,
