@@ -153,14 +153,13 @@ def test_pass_and_play_shows_each_seat_only_its_own_secrets(lab):
             status = _text(passed.status)
         assert status.startswith("Hand the laptop to red"), status
 
-        # Red takes the laptop: its own loyalty card, none of the others'.
+        # Red takes the laptop: its own loyalty card, none of the others'. The board and the
+        # log are redrawn one after the other: wait for each.
         _hand_over(passed, "red")
-        board = _text(passed.board)
-        assert f"You are red. Loyalty card: {cards[0]}." in board, board
+        board = _shows(passed, passed.board, f"You are red. Loyalty card: {cards[0]}.")
         for card in cards[1:]:
             assert card not in board, f"red is shown {card}, another seat's loyalty card"
-        log = _text(passed.log)
-        assert f"chance: red is dealt loyalty card {cards[0]}" in log, log
+        log = _shows(passed, passed.log, f"chance: red is dealt loyalty card {cards[0]}")
         assert "chance: green is dealt a loyalty card" in log, log
         assert "chance: blue is dealt a loyalty card" in log, log
         assert not any(card in log for card in cards[1:]), log
@@ -190,5 +189,5 @@ def test_a_seat_view_waits_for_the_other_seats(lab):
             lambda: not seat.at_decision() and not seat.at_chance_node(),
             "no Play (nor Roll) while green is to move",
         )
-        assert "You are red." in _text(seat.board)
-        assert "red: choose" in _text(seat.log)
+        _shows(seat, seat.board, "You are red.")
+        _shows(seat, seat.log, "red: choose")
