@@ -85,6 +85,10 @@ def test_hidden_spellings_are_never_suggested(capsys):
             ["--gold", "attacker's gold runs from -1 to 5 with 2 gems won, got 6"],
         ),
         (["odds", "batalla-battle", "3", "2", "--gems-won", "3"], ["--gems-won", "at most 2"]),
+        (
+            ["odds", "batalla-battle", "3", "2", "--cross", "--defender-cross"],
+            ["--defender-cross", "not allowed with argument --cross"],
+        ),
         (["odds", "carolus-draws", "301"], ["DRAWS", "from 0 to 300"]),
         (["odds", "carolus-draws", "3", "--at-least", "-1"], ["--at-least", "0 to 300"]),
         (["odds", "carolus-draws", "2", "--family", "purple"], ["purple"]),

@@ -371,13 +371,14 @@ def _batalla_battle_args(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"gems the attacker has won, {low} to {high} (each lowers its gold cap; default 0)",
     )
-    p.add_argument(
+    cross = p.add_mutually_exclusive_group()  # there is one Cross
+    cross.add_argument(
         "--cross",
         action="store_true",
         help="the attacker holds the Cross token and may use it on the golden square (or, "
         "with rules whose cross_effect is 'reroll', on a free reroll)",
     )
-    p.add_argument(
+    cross.add_argument(
         "--defender-cross",
         action="store_true",
         help="the defender holds the Cross (it counts only with rules whose cross_effect is "
