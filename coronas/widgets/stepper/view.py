@@ -67,7 +67,7 @@ class Stepper:
         )
         self.draw = find_drawer(state) if draw is True else (draw or None)
         self.log_lines = log_lines
-        button = dict(layout=w.Layout(width="auto"))
+        button = dict(layout=w.Layout(width="auto"))  # shared: never hidden one by one
 
         self.status = w.HTML()
         self.view_select = w.Dropdown(
@@ -120,7 +120,7 @@ class Stepper:
 
         self.undo_button = w.Button(description="Undo", **button)
         self.bot_button = w.Button(description="Bot move", **button)
-        self.end_button = w.Button(description="Play to the end", **button)
+        self.end_button = w.Button(description="Play to the end", layout=w.Layout(width="auto"))
         self.file_text = w.Text(
             value=file or default_save_path(state),
             description="File",
@@ -137,10 +137,10 @@ class Stepper:
             layout=w.Layout(width="16em"),
         )
         self.unlock_button = w.Button(
-            description="Unlock the table", button_style="danger", **button
+            description="Unlock the table", button_style="danger", layout=w.Layout(width="auto")
         )
         self.new_pin = w.Password(placeholder="my new PIN", layout=w.Layout(width="9em"))
-        self.pin_button = w.Button(description="Set my PIN", **button)
+        self.pin_button = w.Button(description="Set my PIN", layout=w.Layout(width="auto"))
         self.lock_box = w.HBox([self.passphrase, self.new_pin, self.pin_button, self.unlock_button])
         controls = w.VBox(
             [
