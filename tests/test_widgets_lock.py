@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from coronas.hierro import Draw, Game, TakeCard
+from coronas.hierro import Draw, Game, PlaySpy, SpyDiscard, TakeCard
 from coronas.widgets import Stepper, StepperModel
 from coronas.widgets.stepper.seats import OPEN, PASS_AND_PLAY
 
@@ -370,3 +370,36 @@ def test_twenty_tables_without_a_seed_are_not_all_dealt_alike():
     assert len(deals) > 1
     seeded = {dealt(StepperModel(Game(players=3).new_initial_state(), seed=4)) for _ in range(3)}
     assert len(seeded) == 1  # a seed still replays exactly
+
+
+def test_a_spy_s_look_is_not_taken_back():
+    hands = [("spy",), HANDS[GREEN], HANDS[BLUE]]
+    state = Game(players=3, seed=1).position(hands=hands, loyalty=LOYALTY)
+    model = StepperModel(state, view=PASS_AND_PLAY, lock_view=True)
+    model.take_laptop()
+    assert model.play(PlaySpy(GREEN)) and "king_is_dead" in model.position_text()
+    assert model.undo() is None
+    assert (
+        model.message == "this move showed a secret: it stays at a locked table, as at a real table"
+    )
+    assert model.play(SpyDiscard("king_is_dead"))
+    assert model.undo() == SpyDiscard("king_is_dead")  # choosing among seen cards again
+
+
+def test_the_odds_a_seat_sees_do_not_depend_on_the_other_seats_secrets():
+    twin_hands = [HANDS[RED], ("pope", "good_fortune"), ("cavalry_charge",)]
+    twins = [
+        Game(players=3, seed=1).position(
+            hands=hands, loyalty=loyalty, castles={"Verona": 1}, armies={"Verona": {0: 3}}
+        )
+        for hands, loyalty in [(HANDS, LOYALTY), (twin_hands, ["crown:green", "self", "self"])]
+    ]
+    (attack,) = [a for a in twins[0].legal_actions() if "attack castle Verona" in str(a)]
+    texts = []
+    for state in twins:
+        model = StepperModel(state, view=RED)
+        assert model.shows_odds()
+        texts.append(model.odds_text(attack))
+    # the green die needs 5 (2 of 6 faces), two shields to reroll: 1 - (2/3)**3 = 19/27,
+    # whatever the others hold
+    assert texts == ["19/27 (70.37%) to drive the troops out of Verona"] * 2

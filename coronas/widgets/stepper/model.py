@@ -14,7 +14,14 @@ from coronas.widgets.stepper.files import SaveLoad
 from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
 from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
 from coronas.widgets.stepper.sealed import Table
-from coronas.widgets.stepper.seats import OPEN, LogEntry, SeatViews, describe_for, secret_chance
+from coronas.widgets.stepper.seats import (
+    OPEN,
+    LogEntry,
+    SeatViews,
+    describe_for,
+    reveals,
+    secret_chance,
+)
 
 __all__ = ["StepperModel"]
 
@@ -199,10 +206,11 @@ class StepperModel(SeatViews, SaveLoad):
             p = dict((str(o), q) for o, q in state.chance_outcomes()).get(str(action))
             note = f"  (probability {fraction_text(p)})" if p else ""
         hidden = describe_for(state, action, None)
+        shows = reveals(state, action)
         if hidden == plain and not (player == CHANCE and secret_chance(state)):
-            return LogEntry(player, head, plain, note)
+            return LogEntry(player, head, plain, note, shows=shows)
         seen = tuple(describe_for(state, action, q) for q in range(state.num_players))
-        return LogEntry(player, head, plain, note, seen, hidden)
+        return LogEntry(player, head, plain, note, seen, hidden, shows)
 
     def _history_log(self, state: State) -> list[LogEntry]:
         """The log of every step in ``state``'s history, as if played here: the steps are

@@ -25,7 +25,15 @@ from typing import Any
 
 from coronas.engine import CHANCE, TERMINAL, State
 
-__all__ = ["OPEN", "PASS_AND_PLAY", "LogEntry", "SeatViews", "describe_for", "secret_chance"]
+__all__ = [
+    "OPEN",
+    "PASS_AND_PLAY",
+    "LogEntry",
+    "SeatViews",
+    "describe_for",
+    "reveals",
+    "secret_chance",
+]
 
 MAX_PIN = 64
 _SALT = os.urandom(16)  # the PINs' digests are salted per kernel: they are never saved
@@ -49,6 +57,14 @@ def describe_for(state: State, action: Any, viewer: int | None) -> str:
     return worded(action, viewer) if callable(worded) else state.describe(action)
 
 
+def reveals(state: State, action: Any) -> tuple[int, ...]:
+    """The seats to which ``action``, about to be played in ``state``, shows a secret: the
+    game's ``reveals`` if it has one (Corona de Hierro's Spy shows the target's cards to its
+    player), else none."""
+    shown = getattr(state, "reveals", None)
+    return tuple(shown(action)) if callable(shown) else ()
+
+
 def secret_chance(state: State) -> bool:
     """Whether the chance node being resolved hides its outcome from someone (a card drawn,
     a card dealt): an onlooker does not see some outcome as it is."""
@@ -65,7 +81,8 @@ class LogEntry:
     (``head``: ``"red: "``, ``"chance: "``), the step in words (``text``) and the probability
     of a chance outcome (``note``). When someone does not see the step as it is, ``seen`` has
     the words each seat sees and ``onlooker`` those of one without a seat, and nobody but
-    the open view is told the probability."""
+    the open view is told the probability. ``shows``: the seats the step showed a secret to
+    (:func:`reveals`)."""
 
     actor: int
     head: str
@@ -73,6 +90,7 @@ class LogEntry:
     note: str = ""
     seen: tuple[str, ...] = ()
     onlooker: str = ""
+    shows: tuple[int, ...] = ()
 
     @property
     def line(self) -> str:
@@ -247,6 +265,8 @@ class SeatViews:
             return "a roll or a draw stays at a locked table, as at a real table"
         if actor != self.viewer:
             return f"only {self.player_name(actor)} may take back {self.player_name(actor)}'s move"
+        if actor in self._entries[-1].shows:
+            return "this move showed a secret: it stays at a locked table, as at a real table"
         return None
 
     def may_pick_outcome(self) -> bool:
