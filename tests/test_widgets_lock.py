@@ -403,3 +403,12 @@ def test_the_odds_a_seat_sees_do_not_depend_on_the_other_seats_secrets():
     # the green die needs 5 (2 of 6 faces), two shields to reroll: 1 - (2/3)**3 = 19/27,
     # whatever the others hold
     assert texts == ["19/27 (70.37%) to drive the troops out of Verona"] * 2
+
+
+def test_a_battle_s_dice_are_not_known_before_they_are_rolled_without_a_seed():
+    from coronas.batalla import Game as Batalla
+
+    # the roll-off: 30 outcomes of 1/30 each (ties rolled again); twenty steppers all
+    # rolling the same one: a chance of 30 * (1/30)**20 = 30**-19
+    rolls = {str(StepperModel(Batalla().new_initial_state()).roll()) for _ in range(20)}
+    assert len(rolls) > 1

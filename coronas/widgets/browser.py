@@ -309,7 +309,9 @@ class StepperOnPage:
         self.root = page.locator(f"[data-coronas-stepper='{index}']")
         parts = self.root.locator("xpath=./div[contains(@class, 'widget-html')]")
         self.status, self.board, self.log = parts.first, parts.nth(1), parts.last
-        self.roll_button = self.root.locator("button", has_text="Roll (seeded)")
+        self.roll_button = self.root.locator("button").filter(
+            has_text=re.compile(r"^\s*Roll( \(seeded\))?\s*$")
+        )
         self.play_button = self.root.locator("button").filter(has_text=re.compile(r"^\s*Play\s*$"))
 
     def seen(self) -> Seen:
@@ -337,7 +339,8 @@ class StepperOnPage:
         return before, self.seen()
 
     def roll(self) -> tuple[Seen, Seen]:
-        """Click "Roll (seeded)"; returns what was shown before and after."""
+        """Click "Roll" ("Roll (seeded)" with a seed); returns what was shown before and
+        after."""
         return self._click_and_wait(self.roll_button)
 
     def play(self) -> tuple[Seen, Seen]:
