@@ -305,6 +305,7 @@ def test_a_refused_draw_lists_no_deck_card():
     assert not model.play(Draw(deck[0]))  # not a chance node: red's move
     assert model.message == "it is red's move, not this seat's"
     model.play(TakeCard("military"))  # green's view lets a bot or a script play red
+    assert model.chance_table() == [] and model.action_groups() == {}  # nor lists them
     for view in (GREEN, RED):  # nobody picks a secret card, not even its drawer
         model.set_view(view)
         for card in ("no_such_card", deck[0]):
@@ -320,6 +321,7 @@ def test_roll_bot_move_and_undo_return_only_what_the_seat_sees():
     told = model.roll()
     card = model.state.hands[RED][-1]
     assert told == "red draws a military card" and card not in told
+    assert model.log[-1] == "chance: red draws a military card"
     assert model.undo() == "red draws a military card"
     assert model.bot_move() == "red draws a military card"
     model.set_view(RED)  # the drawer is told its card

@@ -104,7 +104,7 @@ def test_a_card_drawn_by_another_seat_is_not_named_nor_its_chances_listed():
     # the draw: green is told what is drawn and by whom, but not the cards that could come,
     # and cannot type one in
     assert model.status == "Chance: red draws a military card"
-    assert model.chance_table() and model.shown_chance_table(model.chance_table()) == []
+    assert model.state.chance_outcomes() and model.chance_table() == []
     assert not model.enter("good fortune")
     assert "hidden from this seat: use Roll" in model.message
     assert model.roll() is not None

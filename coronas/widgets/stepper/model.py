@@ -69,8 +69,9 @@ class StepperModel(SeatViews, SaveLoad):
     (everything, the default), a seat number (only what that seat may see), or ``"pass"``
     (pass and play: the seat holding the laptop, handed between the ``humans``, by default
     every seat). :attr:`status`, :attr:`situation` and the ``shown_*`` methods follow it;
-    :attr:`log`, :meth:`action_groups` and :meth:`chance_table` always tell everything. In
-    a seat's view the step methods return and refuse only what the viewer may see.
+    so do :attr:`log`, :meth:`action_groups` and :meth:`chance_table`, which tell everything
+    only in the open view. In a seat's view the step methods return and refuse only what the
+    viewer may see; the state itself (``model.state``) stays whole, for analysis.
 
     ``lock_view=True`` with a seat's view or pass and play makes a locked table
     (:attr:`~coronas.widgets.stepper.seats.SeatViews.locked`), which refuses a ``seed``: with
@@ -119,9 +120,11 @@ class StepperModel(SeatViews, SaveLoad):
     # -- what is shown ---------------------------------------------------------------------
     @property
     def log(self) -> list[str]:
-        """A line for every step, as the open view tells it (:meth:`shown_log
-        <coronas.widgets.stepper.seats.SeatViews.shown_log>`: as the viewer saw it), with the
-        table's notes (``table: the table was unlocked at action 57``)."""
+        """A line for every step, with the table's notes (``table: the table was unlocked at
+        action 57``): as the open view tells it, or in a seat's view as :meth:`shown_log
+        <coronas.widgets.stepper.seats.SeatViews.shown_log>` (as the viewer saw it)."""
+        if not self.is_open:
+            return self.shown_log()
         return self._noted([e.line for e in self._entries])
 
     def player_name(self, player: int) -> str:
@@ -151,12 +154,16 @@ class StepperModel(SeatViews, SaveLoad):
         return self.shown_situation(text.splitlines()[0] if text else "")
 
     def action_groups(self) -> dict[str, list[Any]]:
-        """The legal actions grouped by kind (``"Move army"``: [...]), in the game's order."""
-        return group_actions(self.state.legal_actions())
+        """The legal actions grouped by kind (``"Move army"``: [...]), in the game's order;
+        in a seat's view only when the viewer may act (:meth:`shown_groups
+        <coronas.widgets.stepper.seats.SeatViews.shown_groups>`)."""
+        return self.shown_groups(group_actions(self.state.legal_actions()))
 
     def chance_table(self) -> list[tuple[Any, Fraction]]:
-        """The outcomes of the chance node with their exact probabilities (empty elsewhere)."""
-        return self.state.chance_outcomes()
+        """The outcomes of the chance node with their exact probabilities (empty elsewhere,
+        and at a chance node a seat's view may not see: :meth:`shown_chance_table
+        <coronas.widgets.stepper.seats.SeatViews.shown_chance_table>`)."""
+        return self.shown_chance_table(self.state.chance_outcomes())
 
     # -- odds ------------------------------------------------------------------------------
     def action_odds(self, action: Any) -> Odds | None:
@@ -341,12 +348,14 @@ class StepperModel(SeatViews, SaveLoad):
         return loaded
 
     def _open_table(self, table: Table | None, was_locked: bool) -> None:
-        """After a load: the table file's view, people and lock (a sealed one locks the
-        table, which then rolls with the operating system's entropy), else the view as it
-        was, for the loaded number of players; nobody holds the laptop."""
+        """After a load: a sealed table file's view, people and lock (the table then rolls
+        with the operating system's entropy), an unlocked one's people and notes; else the
+        view as it was, for the loaded number of players. Nobody holds the laptop."""
         n = self.state.num_players
         if table is not None:
-            self.view, self.humans = table.view, frozenset(table.humans)
+            if table.locked:  # a sealed game opens as the table that saved it
+                self.view = table.view
+            self.humans = frozenset(table.humans)
             self.view_locked, self.notes = table.locked or was_locked, list(table.notes)
         self.humans = frozenset(p for p in self.humans if p < n)
         if self.view not in [v for _, v in self.view_options()]:
