@@ -118,7 +118,7 @@ def test_a_file_saved_by_a_locked_table_names_no_secret_card(tmp_path):
     choose(view, "Take card", "political")
     view.play_button.click()
     view.roll_button.click()  # red draws a card: named in red's log, not in the file
-    drawn = view.state.hands[RED][-1] if len(view.state.hands[RED]) > 2 else None
+    drawn = view.state.history[-1].card
     path = tmp_path / "evening.json"
     view.file_text.value = str(path)
     view.passphrase.value = PASSPHRASE
@@ -127,7 +127,7 @@ def test_a_file_saved_by_a_locked_table_names_no_secret_card(tmp_path):
     token = data["sealed"].pop("token")
     assert re.fullmatch(r"[A-Za-z0-9_=-]+", token)  # an opaque Fernet token
     public = json.dumps(data)
-    for card in (*EVERY_SECRET, *([drawn] if drawn else [])):
+    for card in (*EVERY_SECRET, drawn):
         assert card not in public
     assert data["log"] == ["red: take a political card", "chance: red draws a political card"]
     assert (data["game"], data["players"], data["steps"], data["locked"]) == ("hierro", 3, 2, True)
@@ -319,7 +319,7 @@ def test_roll_bot_move_and_undo_return_only_what_the_seat_sees():
     model = StepperModel(position(), seed=7, view=GREEN)
     model.play(TakeCard("military"))
     told = model.roll()
-    card = model.state.hands[RED][-1]
+    card = model.state.history[-1].card
     assert told == "red draws a military card" and card not in told
     assert model.log[-1] == "chance: red draws a military card"
     assert model.undo() == "red draws a military card"
@@ -414,3 +414,25 @@ def test_a_battle_s_dice_are_not_known_before_they_are_rolled_without_a_seed():
     # rolling the same one: a chance of 30 * (1/30)**20 = 30**-19
     rolls = {str(StepperModel(Batalla().new_initial_state()).roll()) for _ in range(20)}
     assert len(rolls) > 1
+
+
+def test_the_load_button_opens_a_sealed_file_only_with_its_passphrase(tmp_path):
+    saver, path = saved_locked(tmp_path)
+    view = locked_table()  # the next evening: the same locked table, made afresh
+    red_holds_the_laptop(view)
+    view.file_text.value = str(path)
+    before = (list(view.state.history), view.log.value, view.board.value)
+    view.passphrase.value = "not the passphrase"
+    view.load_button.click()
+    assert "wrong passphrase" in view.message.value and view.passphrase.value == ""
+    assert (list(view.state.history), view.log.value, view.board.value) == before
+    view.passphrase.value = PASSPHRASE
+    view.load_button.click()
+    assert view.state == saver.state and view.model.locked
+    assert view.view_select.disabled and view.view_select.value == PASS_AND_PLAY
+    assert "Hand the laptop to red" in view.status.value and view.board.value == ""
+    view.handover_button.click()
+    card = saver.state.history[-1].card
+    assert f"chance: red draws {card}" in view.log.value  # red's own draw, told to red
+    for secret in OTHERS[RED]:
+        assert secret not in seen(view)

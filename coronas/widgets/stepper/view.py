@@ -178,8 +178,13 @@ class Stepper:
             ]
         )
 
+        self._syncing = False  # the menu is being set from the model: not a person's choice
         self.view_select.observe(
-            lambda change: self._act(self._set_view) if change["new"] != self.model.view else None,
+            lambda change: (
+                None
+                if self._syncing or change["new"] == self.model.view
+                else self._act(self._set_view)
+            ),
             names="value",
         )
         self.handover_button.on_click(lambda _: self._act(self._take_laptop))
@@ -212,6 +217,19 @@ class Stepper:
     def _set_view(self) -> None:
         if self.view_select.value != self.model.view:
             self.model.set_view(self.view_select.value)
+
+    def _sync_views(self) -> None:
+        """The View menu as the model has it (a Load may change the view, the lock and the
+        number of seats; an unlock frees the menu)."""
+        self._syncing = True
+        try:
+            options = self.model.view_options()
+            if [tuple(o) for o in self.view_select.options] != options:
+                self.view_select.options = options
+            self.view_select.value = self.model.view
+            self.view_select.disabled = self.model.view_locked
+        finally:
+            self._syncing = False
 
     def _file(self, step: Callable[..., bool]) -> None:
         """Save or Load with the file named and the passphrase typed (then forgotten)."""
@@ -288,8 +306,7 @@ class Stepper:
         self.handover_button.layout.display = None if seat is not None else "none"
         pin = seat is not None and model.has_pin(seat)
         self.pin_text.layout.display = None if pin else "none"
-        self.view_select.disabled = model.view_locked
-        self.view_select.value = model.view
+        self._sync_views()
         self.roll_button.description = "Roll (seeded)" if model.seed is not None else "Roll"
         self.end_button.layout.display = "none" if model.locked else None
         passing = model.view == "pass" and model.holder is not None
