@@ -30,9 +30,10 @@ class Stepper:
     (:meth:`State.odds <coronas.engine.State.odds>`) as exact fractions and percentages: of
     the selected action when it rolls dice, of the roll being made at a chance node, and each
     choice's at a reroll decision (the best marked); each is computed once per position.
-    Undo, a bot move and "play to the end" work everywhere, and so do Save and Load, which
-    write and read the game in the file named in the box next to them (``file``, relative to
-    the notebook's folder). The log and the scores are shown below.
+    Undo, a bot move and "play to the end" work everywhere (but at a locked table, below),
+    and so do Save and Load, which write and read the game in the file named in the box next
+    to them (``file``, relative to the notebook's folder). The log and the scores are shown
+    below.
 
     The View dropdown (``view``) chooses whose eyes are shown: the open view (everything, for
     teaching), one seat's (its own secrets, the others' moves awaited, hidden draws), or pass
