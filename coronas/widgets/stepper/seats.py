@@ -6,7 +6,10 @@ the actions only when it is that seat's move, no outcome list at a secret draw, 
 that seat saw it (a card drawn by another player is not named), and the odds only of that
 seat's own moves and rolls. In pass and play one laptop goes round the table: the stepper
 shows the seat holding it, and when another person's seat is to move it hides everything
-behind a hand-over screen until that person says they hold the laptop.
+behind a hand-over screen until that person says they hold the laptop. A *locked table* (a
+seat's view or pass and play with ``lock_view``) keeps the secrets against every click: no
+seed, no play to the end, no picked outcome, an undo only of the viewer's own decisions
+since the last roll or draw, an unlock written in every seat's log, PINs on the hand-over.
 
 What a seat sees of a step comes from the state it is played in: ``describe_for(action,
 viewer)`` when the game has it (viewer None: an onlooker without a seat), else
