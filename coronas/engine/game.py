@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from coronas.engine.errors import RulesError
 from coronas.engine.rules import RuleSet
+from coronas.formatting import listing
 
 if TYPE_CHECKING:
     from coronas.engine.state import State
@@ -89,7 +90,10 @@ class Game:
         known = {"players", "seed", "rules", *cls.extra_params}
         unknown = sorted(set(params) - known)
         if unknown:
-            return f"params: unknown field(s) {unknown[:5]}; expected some of {sorted(known)}"
+            return (
+                f"params: unknown field(s) {listing(unknown[:5], 'and')}; expected some of "
+                f"{listing(sorted(known), 'and')}"
+            )
         players = params.get("players")
         if players is not None:
             problem = check_int(players, "params.players", cls.min_players, cls.max_players)

@@ -19,6 +19,7 @@ from typing import Any
 import networkx as nx
 
 from coronas.engine.schema import short
+from coronas.formatting import listing
 
 __all__ = [
     "BANNER_VALUES",
@@ -171,7 +172,10 @@ def _object(value: Any, source: str, where: str, required: set[str], optional: s
     unknown = sorted(set(value) - required - optional)
     if unknown:
         raise _fail(
-            source, where, f"unknown field(s) {unknown}; expected {sorted(required | optional)}"
+            source,
+            where,
+            f"unknown field(s) {listing(unknown, 'and')}; expected "
+            f"{listing(sorted(required | optional), 'and')}",
         )
     return value
 
@@ -189,7 +193,7 @@ def _text(value: Any, source: str, where: str, most: int = MAX_NAME) -> str:
 def _whole(value: Any, allowed: Iterable[int], source: str, where: str, what: str) -> int:
     allowed = tuple(allowed)
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-        raise _fail(source, where, f"{what} must be one of {list(allowed)}, got {short(value)}")
+        raise _fail(source, where, f"{what} must be one of {listing(allowed)}, got {short(value)}")
     return value
 
 
@@ -304,7 +308,7 @@ def _parse_castle(value: Any, source: str, where: str) -> Castle:
     kind = entry["kind"]
     if kind not in CASTLE_KINDS:
         raise _fail(
-            source, f"{where} 'kind'", f"expected one of {list(CASTLE_KINDS)}, got {short(kind)}"
+            source, f"{where} 'kind'", f"expected one of {listing(CASTLE_KINDS)}, got {short(kind)}"
         )
     army = _whole(
         entry["army_target"], BANNER_VALUES, source, where, "the left banner 'army_target'"
