@@ -161,6 +161,8 @@ class BatallaGame(Game):
     """
 
     name = "batalla"
+    score_name = "gems won"
+    return_name = "wins"  # 1 for the winner, 0 for the loser
     state_class = lazy_state_class("coronas.batalla.state", "BatallaState")
     rules_class = Rules
     action_types = ACTION_TYPES

@@ -330,6 +330,7 @@ class Game(engine.Game):
     """
 
     name = "carolus"
+    score_name = return_name = "castles"
     state_class = lazy_state_class("coronas.carolus.state", "CarolusState")
     rules_class = Rules
     action_types = ACTION_TYPES

@@ -30,6 +30,12 @@ class Game:
     action_types: ClassVar[tuple[type, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    score_name: ClassVar[str] = "score"
+    """What :meth:`State.scores` counts, in the game's words ("VP", "gems won"): the label of
+    the final scores wherever they are printed."""
+    return_name: ClassVar[str] = "score"
+    """What :meth:`State.returns` counts, in the game's words ("VP", "wins"): the label of a
+    mean over many games."""
     extra_params: ClassVar[tuple[str, ...]] = ()
     """Keyword arguments of the constructor that a saved game records beside players, seed
     and rules (``"position"``, ``"board"``), read back by :meth:`from_params`."""
