@@ -115,6 +115,15 @@ def test_simulate_prints_win_rates_and_is_the_same_on_two_workers(capsys, tmp_pa
     assert status == 0 and plot.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_simulate_names_its_mean_column_as_the_game_counts_a_result(capsys):
+    argv = ["--games", "2", "--seed", "1", "--no-progress"]
+    for game, label in (("batalla", "mean wins"), ("carolus", "mean castles")):
+        status, out, err = run(capsys, "simulate", game, *argv)
+        assert status == 0, err
+        header = next(line for line in out.splitlines() if line.startswith("bot "))
+        assert header.endswith(f" {label}"), header
+
+
 def test_simulate_shows_a_progress_bar(capsys):
     status, _, err = run(capsys, "simulate", "toy", "--games", "50")
     assert status == 0 and "50/50" in err
