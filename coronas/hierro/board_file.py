@@ -168,7 +168,7 @@ def _object(value: Any, source: str, where: str, required: set[str], optional: s
         raise _fail(source, where, f"expected an object {{...}}, got {short(value)}")
     missing = sorted(required - set(value))
     if missing:
-        raise _fail(source, where, f"missing field(s) {missing}")
+        raise _fail(source, where, f"missing field(s) {listing(missing, 'and')}")
     unknown = sorted(set(value) - required - optional)
     if unknown:
         raise _fail(
@@ -273,7 +273,7 @@ def _parse_families(value: Any, source: str) -> dict[int, Family]:
         raise _fail(
             source,
             "field 'families'",
-            f"expected one family for each shield 1-5, missing {missing}",
+            f"expected one family for each shield 1-5, missing {listing(missing, 'and')}",
         )
     return dict(sorted(families.items()))
 
@@ -374,7 +374,9 @@ def _parse_offmap(value: Any, cities: Mapping[str, City], source: str) -> tuple[
         raise _fail(source, "field 'offmap'", f"expected a list of area names, got {short(value)}")
     missing = [a for a in OFFMAP_AREAS if a not in value]
     if missing:
-        raise _fail(source, "field 'offmap'", f"missing the off-map area(s) {missing}")
+        raise _fail(
+            source, "field 'offmap'", f"missing the off-map area(s) {listing(missing, 'and')}"
+        )
     if len(set(value)) != len(value):
         raise _fail(source, "field 'offmap'", "an area is listed twice")
     clash = [a for a in value if a in cities]
