@@ -204,7 +204,7 @@ class SimulationResult:
     def _index(self, bot: int | str) -> int:
         if isinstance(bot, str):
             if bot not in self.labels:
-                raise KeyError(f"no bot called {bot!r}; the bots are {self.labels}")
+                raise KeyError(f"no bot called {bot!r}; the bots are {', '.join(self.labels)}")
             return self.labels.index(bot)
         return bot
 
