@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from coronas.formatting import listing
+
 __all__ = [
     "CHROMIUM",
     "BrowserError",
@@ -361,7 +363,7 @@ class StepperOnPage:
         # option labels use no-break spaces: compare with the spaces normalised
         matching = [label for label in labels if " ".join(label.split()).startswith(prefix)]
         if not matching:
-            raise BrowserError(f"no kind of action {prefix!r} among {labels}")
+            raise BrowserError(f"no kind of action {prefix!r} among {listing(labels, 'and')}")
         kinds.select_option(label=matching[0])
         word = prefix.split()[0].lower()
         self.page.wait_for_function(
