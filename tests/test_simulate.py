@@ -144,7 +144,7 @@ def test_same_seed_same_games_whatever_the_executor():
 
 
 def test_tasks_are_drawn_as_the_run_goes_and_few_chunks_wait_at_once(monkeypatch):
-    import coronas.simulate
+    import coronas.runner
 
     class Counting(concurrent.futures.ThreadPoolExecutor):
         """Counts the chunks sent but not yet finished."""
@@ -159,14 +159,14 @@ def test_tasks_are_drawn_as_the_run_goes_and_few_chunks_wait_at_once(monkeypatch
             self.sent.append(super().submit(fn, *args))
             return self.sent[-1]
 
-    monkeypatch.setattr(coronas.simulate, "_IN_FLIGHT", 4)
+    monkeypatch.setattr(coronas.runner, "IN_FLIGHT", 4)
     serial = run(n=200, seed=3, chunk_size=5)
     with Counting() as pool:
         lazy = run(n=200, seed=3, executor=pool, chunk_size=5)
     # 40 chunks, never more than 4 sent ahead; the same games in the same order
     assert lazy.records == serial.records and pool.most <= 4
-    chunks = coronas.simulate._chunks(3, 10**9, 2, True, 200)
-    assert [t[0] for t in next(chunks)] == list(range(200))  # no billion tasks built first
+    tasks = coronas.runner.draw_tasks(3, 10**9, partial(coronas.runner.rotated_seats, players=2))
+    assert [next(tasks).index for _ in range(200)] == list(range(200))  # no billion tasks first
 
 
 def test_records_replay_to_the_same_game():
@@ -233,8 +233,9 @@ def test_plot_draws_win_rates_and_lengths():
 
     matplotlib.use("Agg")
     fig = run(n=50).plot()
-    ax_win, ax_len = fig.axes
+    ax_win, ax_seat, ax_len = fig.axes
     assert [t.get_text() for t in ax_win.get_xticklabels()] == ["roller", "safe"]
+    assert [t.get_text() for t in ax_seat.get_xticklabels()] == ["seat 0", "seat 1"]
     assert ax_len.get_xlabel() == "player decisions in the game"
 
 
