@@ -73,7 +73,14 @@ from coronas.runner import (
     rotated_seats,
 )
 
-__all__ = ["TABLE_COLUMNS", "GameRecord", "SimulationResult", "simulate", "wilson_interval"]
+__all__ = [
+    "TABLE_COLUMNS",
+    "GameRecord",
+    "Interrupted",
+    "SimulationResult",
+    "simulate",
+    "wilson_interval",
+]
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
@@ -495,6 +502,18 @@ TABLE_COLUMNS = (
 """The columns of :meth:`SimulationResult.to_pandas` and of ``coronas simulate --csv``."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """A run with a results file stopped by Ctrl-C: ``played`` of ``total`` games are kept in
+    ``path``, and the same call with ``resume=True`` finishes it."""
+
+    def __init__(self, played: int, total: int, path: Any):
+        self.played, self.total, self.path = played, total, path
+        super().__init__(
+            f"interrupted after {played} of {total} games; they are kept in {path}: "
+            "continue with the same arguments and resume=True"
+        )
+
+
 def _game_name(game_factory: Callable[..., Game]) -> str:
     name = getattr(game_factory, "name", None)
     if isinstance(name, str):
@@ -601,10 +620,7 @@ def simulate(
     except KeyboardInterrupt:
         if results is None:
             raise
-        raise KeyboardInterrupt(
-            f"interrupted after {played} of {n_games} games; they are kept in {out}: "
-            "continue with the same arguments and resume=True"
-        ) from None
+        raise Interrupted(played, n_games, out) from None
     finally:
         if results is not None:
             results.close()
