@@ -218,7 +218,9 @@ def play_task(match: Match, task: Task) -> tuple[State, GameRecord]:
             callback=count,
         )
     except Exception as exc:  # a bot's failure is a result of the run, not its end
-        if not state.is_terminal() and len(state.history) - start >= match.max_steps:
+        if state.is_terminal():
+            pass  # the last step allowed ended the game: play() still says it did not end
+        elif len(state.history) - start >= match.max_steps:
             outcome, message = "cap", f"the game did not end within {match.max_steps:,} steps"
         else:
             outcome = "error"

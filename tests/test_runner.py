@@ -70,6 +70,16 @@ def test_a_bot_that_raises_or_a_game_too_long_is_a_record_not_a_crash():
         run(Match(NewGame(DuelGame), (Roller(), Safe()), max_steps=2), duel_tasks(5), strict=True)
 
 
+def test_a_game_that_ends_on_its_last_allowed_step_has_ended():
+    # The toy castle falls to a first roll of 4 or more: one step is then the whole game.
+    match = Match(NewGame(ToyGame), (RandomBot(),), max_steps=1)
+    records = run(match, draw_tasks(1, 40, lambda i: (0,)))
+    assert {r.outcome for r in records} == {"ended", "cap"}
+    for r in records:
+        state, _ = play_task(match, r.task)
+        assert r.finished == (state.history[0].value >= 4)
+
+
 def test_a_start_made_from_a_seed_replaces_a_new_game():
     # a win chance starts each game from a given position: here the toy castle after a 2
     def after_a_two(seed):

@@ -48,8 +48,10 @@ def run(args: argparse.Namespace) -> int:
             out=args.out,
             resume=args.resume,
         )
-    except FileExistsError as exc:
-        raise CommandError(f"{exc}: add --resume to continue it") from None
+    except FileExistsError:
+        raise CommandError(
+            f"{args.out}: the file exists: add --resume to continue its run, or choose another file"
+        ) from None
     except Interrupted as stop:
         print(
             f"coronas: interrupted after {stop.played} of {stop.total} games, kept in "
