@@ -247,36 +247,19 @@ class SimulationResult:
             means: list[float | None] = list(self.mean_returns())
         except (TypeError, ValueError):
             means = [None] * len(self.labels)
-        out = []
-        for j, label in enumerate(self.labels):
-            lo, hi = self.confidence_interval(j)
-            out.append(
-                {
-                    "bot": label,
-                    "wins": self.wins[j],
-                    "win_rate": self.win_rate(j),
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "mean_score": means[j],
-                }
-            )
-        return out
+        return [
+            {"bot": label, **self._rate(self.wins[j]), "mean_score": means[j]}
+            for j, label in enumerate(self.labels)
+        ]
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """One dict per seat: seat, wins, exact win rate, interval (first-player advantage)."""
-        out = []
-        for s in range(self.num_players):
-            lo, hi = self.seat_confidence_interval(s)
-            out.append(
-                {
-                    "seat": s,
-                    "wins": self.seat_wins[s],
-                    "win_rate": self.seat_win_rate(s),
-                    "ci_low": lo,
-                    "ci_high": hi,
-                }
-            )
-        return out
+        return [{"seat": s, **self._rate(w)} for s, w in enumerate(self.seat_wins)]
+
+    def _rate(self, wins: int) -> dict[str, Any]:
+        n = self._ended()
+        lo, hi = wilson_interval(wins, n)
+        return {"wins": wins, "win_rate": Fraction(wins, n), "ci_low": lo, "ci_high": hi}
 
     def replay(self, index: int) -> State:
         """Play game ``index`` again from its seeds and return its final (or stopped) state,
@@ -336,18 +319,19 @@ class SimulationResult:
         if not lost:
             return None
         caps = sum(1 for r in lost if r.outcome == "cap")
-        why = []
-        if caps:
-            why.append(f"{caps} did not end within {self.max_steps:,} steps")
-        if len(lost) > caps:
-            why.append(f"{len(lost) - caps} stopped on a bot's error")
+        within = f"within {self.max_steps:,} steps"
+        if caps == len(lost):
+            why = within
+        elif not caps:
+            why = "(stopped by a bot's error)"
+        else:
+            why = f"({caps} {within}, {len(lost) - caps} stopped by a bot's error)"
         first = lost[0]
+        error = f": {first.message}" if first.outcome == "error" else ""
         return (
-            f"{len(lost)} of {self.n_games} games did not end ({'; '.join(why)}) and are "
-            f"counted apart; replay one with result.replay({first.index}) "
-            f"(game seed {first.game_seed}, play seed {first.play_seed}"
-            + (f": {first.message}" if first.outcome == "error" else "")
-            + ")"
+            f"{len(lost)} of {self.n_games} games did not end {why} and are counted apart; "
+            f"replay one with result.replay({first.index}) (game seed {first.game_seed}, "
+            f"play seed {first.play_seed}{error})"
         )
 
     def __str__(self) -> str:

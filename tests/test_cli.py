@@ -174,25 +174,14 @@ def test_simulate_refuses_a_results_file_of_another_run(capsys, tmp_path):
 def test_simulate_csv_is_the_table_of_games(capsys, tmp_path):
     import csv
 
+    from coronas.simulate import TABLE_COLUMNS
+
     path = tmp_path / "games.csv"
     args = ["simulate", "batalla", "--bots", "greedy,random", "--games", "12", "--seed", "1"]
     status, out, _ = run(capsys, *args, "--no-progress", "--csv", str(path))
     assert status == 0 and f"table of games saved to {path}" in out
     rows = list(csv.DictReader(path.open()))
-    assert len(rows) == 24 and list(rows[0]) == [
-        "game",
-        "game_seed",
-        "play_seed",
-        "seat",
-        "bot",
-        "won",
-        "shared",
-        "score",
-        "decisions",
-        "actions",
-        "outcome",
-        "message",
-    ]
+    assert len(rows) == 24 and tuple(rows[0]) == TABLE_COLUMNS
     # Batalla has one winner a game: one row of each game says True
     for game in range(12):
         won = [r["won"] for r in rows if r["game"] == str(game)]

@@ -327,13 +327,13 @@ def test_unfinished_games_are_counted_apart_and_never_won():
     assert result.win_rate(0) == F(result.wins[0], 39)
     assert sum(result.seat_wins) == 39 + result.shared
     text = str(result)
-    assert "1 of 40 games did not end (1 stopped on a bot's error)" in text
+    assert "1 of 40 games did not end (stopped by a bot's error) and are counted" in text
     assert f"replay one with result.replay(3) (game seed {seed3}" in text
     assert "ValueError: cannot decide" in text and "unfinished" in repr(result)
     with pytest.raises(RuntimeError, match=r"game 3 .*ValueError: cannot decide"):
         simulate(DuelGame, [Stubborn(seed3), Safe()], 40, seed=7, progress=False, strict=True)
     capped = simulate(DuelGame, [Roller(), Safe()], 10, seed=7, progress=False, max_steps=2)
-    assert "10 of 10 games did not end (10 did not end within 2 steps)" in str(capped)
+    assert "10 of 10 games did not end within 2 steps and are counted apart" in str(capped)
 
 
 def test_win_rates_by_seat_with_intervals_beside_win_rates_by_bot():
