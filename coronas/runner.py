@@ -78,26 +78,6 @@ IN_FLIGHT = 256
 million games never sit in memory as tasks all at once."""
 MAX_MESSAGE = 500
 """The longest error message kept in a record, in characters."""
-MAX_LINE = 1 << 16
-"""The longest line of a results file, in bytes (the first line may hold rules: 1 MiB)."""
-MAX_HEADER = 1 << 20
-MAX_PLAYERS = 64
-MAX_GAMES = 10**8
-MAX_STEPS = 10**9
-RECORD_FIELDS = (
-    "game",
-    "game_seed",
-    "play_seed",
-    "seats",
-    "bots",
-    "winners",
-    "returns",
-    "actions",
-    "decisions",
-    "outcome",
-    "message",
-)
-"""The fields of a game's line in a results file."""
 _SEED_LIMIT = 1 << 63
 
 
@@ -380,6 +360,28 @@ class ResultsFileError(ValueError):
 
 FORMAT = "coronas-results"
 VERSION = 1
+MAX_HEADER = 1 << 20
+"""The longest first line of a results file, in bytes (it may hold rule sets and boards)."""
+MAX_LINE = 1 << 16
+"""The longest line of one game, in bytes."""
+MAX_PLAYERS = 64
+MAX_GAMES = 10**8
+MAX_STEPS = 10**9
+"""Bounds on the numbers a results file may hold: players, games, actions of a game."""
+RECORD_FIELDS = (
+    "game",
+    "game_seed",
+    "play_seed",
+    "seats",
+    "bots",
+    "winners",
+    "returns",
+    "actions",
+    "decisions",
+    "outcome",
+    "message",
+)
+"""The fields of a game's line in a results file."""
 
 
 class ResultsFile:
@@ -413,13 +415,14 @@ class ResultsFile:
                 f"{self.path}: the file exists; continue it with resume, or choose another file"
             )
         else:
-            keep, mode = None, "xb"
+            keep, mode = 0, "xb"
         self._file = open(self.path, mode)  # noqa: SIM115 (open for the whole run)
-        if keep is None:
-            self._write(self.header)
-        else:
+        if keep:
             self._file.seek(keep)
             self._file.truncate()
+        else:  # a new file, or one whose first line was never written whole
+            self._file.truncate(0)
+            self._write(self.header)
 
     def append(self, record: GameRecord) -> None:
         """Write one game's line and flush it to the operating system."""

@@ -129,6 +129,11 @@ def test_a_damaged_last_line_is_dropped_and_its_game_played_again(tmp_path):
         records = run(match, duel_tasks(), results=results, done=results.done)
     assert records == run(match, duel_tasks())
     assert all(json.loads(line) for line in path.read_text().splitlines())
+    # killed before even the first line was whole: the run starts again
+    path.write_text('{"format": "coronas-res')
+    with ResultsFile(path, HEADER, resume=True) as results:
+        assert results.done == {}
+    assert json.loads(path.read_text())["games"] == 30
 
 
 def test_a_file_from_another_run_is_refused_naming_the_field(tmp_path):
