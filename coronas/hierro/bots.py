@@ -89,8 +89,9 @@ class GreedyBot:
 
     Each draw brings a deck's end one card closer, so a game of these bots always ends by the
     book. The bot still decides on what its player sees (the record says only which kind of
-    action was taken). Normal play is untouched: in greedy games a roll or a draw comes at
-    least every three rounds.
+    action was taken). Normal play is left alone: in greedy self-play measured without the
+    rule (60 games at each of 3, 4 and 5 players), a roll or a draw came at least every three
+    rounds in every game but one, which went round for 12.
     """
 
     name = "greedy"
