@@ -393,7 +393,8 @@ class ResultsFile:
     must not exist already. With ``resume=True`` an existing file is read back: its header
     must equal ``header`` field by field (the first field that differs is named), every line
     is checked (bounded sizes, known fields, values in range) and ``done`` holds its records;
-    a damaged last line (a write cut short) is dropped, to be played again.
+    a damaged last line (a write cut short) is dropped, to be played again. With
+    ``resume=True`` and no file yet, a new one is started.
     """
 
     def __init__(self, path: str | os.PathLike[str], header: Mapping[str, Any], resume: bool):
