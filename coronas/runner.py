@@ -201,7 +201,8 @@ def play_task(match: Match, task: Task) -> tuple[State, GameRecord]:
         if state.is_terminal():
             pass  # the last step allowed ended the game: play() still says it did not end
         elif len(state.history) - start >= match.max_steps:
-            outcome, message = "cap", f"the game did not end within {match.max_steps:,} steps"
+            steps = f"{match.max_steps:,} step" + ("s" if match.max_steps != 1 else "")
+            outcome, message = "cap", f"the game did not end within {steps}"
         else:
             outcome = "error"
             message = f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE]

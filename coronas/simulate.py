@@ -319,7 +319,7 @@ class SimulationResult:
         if not lost:
             return None
         caps = sum(1 for r in lost if r.outcome == "cap")
-        within = f"within {self.max_steps:,} steps"
+        within = f"within {self.max_steps:,} step" + ("s" if self.max_steps != 1 else "")
         if caps == len(lost):
             why = within
         elif not caps:

@@ -194,10 +194,12 @@ def test_simulate_prints_how_to_replay_an_unfinished_game(capsys):
     status, out, _ = run(capsys, *args, "--no-progress")
     assert status == 0
     lines = out.splitlines()
-    assert any("of 30 games did not end" in line and "within 1 steps" in line for line in lines)
+    assert any("of 30 games did not end within 1 step and" in line for line in lines)
     command = next(line for line in lines if "coronas play toy" in line).split()
     seed = command[command.index("--seed") + 1]
     assert command[command.index("--max-steps") + 1] == "1" and "--play-seed" in command
+    status, _, err = run(capsys, *args, "--no-progress", "--strict")
+    assert_one_line_error(status, err, "game ", "play seed", "did not end within 1 step", code=1)
     # the command replays that very game: it stops after its one step too
     play_args = command[1:]  # after "coronas"
     status, replayed, _ = run(capsys, *play_args, "--quiet")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import random
 from functools import partial
@@ -216,6 +217,34 @@ def test_fractions_and_unfinished_games_read_back_equal(tmp_path):
     with ResultsFile(path, HEADER, resume=True) as results:
         assert [results.done[0], results.done[1]] == records
     assert Task(0, 1, 2, (0, 1)) == records[0].task
+
+
+class LosingGameZero(concurrent.futures.ThreadPoolExecutor):
+    """An executor that loses the chunk holding game 0 its first ``times`` times, as a
+    worker that dies with it would."""
+
+    def __init__(self, times):
+        super().__init__(2)
+        self.times, self.sent = times, 0
+
+    def submit(self, fn, match, chunk):
+        self.sent += 1
+        if chunk[0].index == 0 and self.times:
+            self.times -= 1
+            future = concurrent.futures.Future()
+            future.set_exception(OSError("the worker died"))
+            return future
+        return super().submit(fn, match, chunk)
+
+
+def test_a_chunk_whose_future_fails_is_sent_again():
+    match = Match(NewGame(DuelGame), (Roller(), Safe()))
+    with LosingGameZero(2) as pool:
+        records = run(match, duel_tasks(), executor=pool, chunk_size=4)
+    assert records == run(match, duel_tasks())
+    assert pool.sent == 8 + 2  # 8 chunks, the first sent three times
+    with LosingGameZero(3) as pool, pytest.raises(OSError, match="the worker died"):
+        run(match, duel_tasks(), executor=pool, chunk_size=4, retries=2)
 
 
 def test_a_worker_killed_in_the_middle_of_a_run_loses_no_game():
