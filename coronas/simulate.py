@@ -44,7 +44,7 @@ being estimates of an unknown probability, are floats.
     result = simulate(partial(SomeGame, players=2), [RandomBot(), GreedyBot()], 1000, seed=1,
                       out="run.jsonl")             # resume=True continues it after Ctrl-C
     print(result)          # win rates by bot and by seat, 95% intervals, game lengths
-    result.to_pandas().groupby("seat").won.mean()
+    result.to_pandas().groupby(["bot", "seat"]).won.agg(["sum", "count"])
     result.plot()
 """
 
@@ -280,7 +280,8 @@ class SimulationResult:
         ``shared`` (the win was shared), ``score`` (the game's return for that seat; missing
         when unfinished), ``decisions``, ``actions`` (with dice and draws), ``outcome``
         (``ended``, ``cap`` or ``error``) and ``message``.
-        For example ``df.groupby("seat").won.mean()`` is the win rate by seat.
+        For example ``df.groupby("seat").won.agg(["sum", "count"])`` counts the games won
+        from each seat (:meth:`seat_rows` gives their rates with 95% intervals).
         """
         try:
             import pandas as pd
