@@ -288,3 +288,33 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_no_game():
     assert len(after) == 39  # every game but the first came back after the kill
     assert on_cluster == run(match, tasks())
     assert [r.index for r in on_cluster] == list(range(40)) and all(r.finished for r in on_cluster)
+
+
+def test_mutated_results_files_are_refused_with_the_file_named_or_read_whole(tmp_path):
+    from tests.fuzzing import dumps, mutate, time_limit
+
+    path = tmp_path / "run.jsonl"
+    match = Match(NewGame(DuelGame), (Roller(), Safe()))
+    with ResultsFile(path, HEADER, resume=False) as results:
+        run(match, duel_tasks(6), results=results)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    rng = random.Random(23)
+    refused = read = 0
+    for _ in range(300):
+        k = rng.randrange(len(lines))
+        bad = list(lines)
+        bad[k] = mutate(lines[k], rng, times=rng.choice([1, 1, 2]))
+        path.write_text("".join(dumps(line) + "\n" for line in bad))
+        try:
+            with time_limit(5), ResultsFile(path, HEADER, resume=True) as results:
+                done = results.done
+        except ResultsFileError as exc:
+            assert str(exc).startswith(f"{path}, line {k + 1}: "), exc
+            refused += 1
+            continue
+        read += 1  # a mutation that keeps the file valid (a shuffled seat list of equals...)
+        assert all(
+            isinstance(r, GameRecord) and r.outcome in ("ended", "cap", "error")
+            for r in done.values()
+        )
+    assert refused > 250 and refused + read == 300
