@@ -396,24 +396,22 @@ class SimulationResult:
         )
         if not self.finished:
             return f"<p>{caption}: no game ended.</p><p>{escape(self._unfinished_line())}</p>"
-        head = (
-            "<tr><th>bot</th><th>wins</th><th>win rate</th><th>95% interval</th>"
-            "<th>mean score</th></tr>"
-        )
-        body = []
-        for row in self.rows():
-            score = "" if row["mean_score"] is None else f"{row['mean_score']:.2f}"
-            body.append(
-                f"<tr><td>{escape(row['bot'])}</td><td>{row['wins']}</td>"
-                f"<td>{row['win_rate']} ({float(row['win_rate']):.1%})</td>"
-                f"<td>{row['ci_low']:.1%} – {row['ci_high']:.1%}</td><td>{score}</td></tr>"
+
+        def cells(row: dict[str, Any]) -> str:
+            rate = row["win_rate"]
+            return (
+                f"<td>{row['wins']}</td><td>{rate} ({float(rate):.1%})</td>"
+                f"<td>{row['ci_low']:.1%} – {row['ci_high']:.1%}</td>"
             )
-        seats = "".join(
-            f"<tr><td>{row['seat']}</td><td>{row['wins']}</td>"
-            f"<td>{row['win_rate']} ({float(row['win_rate']):.1%})</td>"
-            f"<td>{row['ci_low']:.1%} – {row['ci_high']:.1%}</td></tr>"
-            for row in self.seat_rows()
+
+        heads = "<th>wins</th><th>win rate</th><th>95% interval</th>"
+        bots = "".join(
+            f"<tr><td>{escape(row['bot'])}</td>{cells(row)}<td>"
+            + ("" if row["mean_score"] is None else f"{row['mean_score']:.2f}")
+            + "</td></tr>"
+            for row in self.rows()
         )
+        seats = "".join(f"<tr><td>{row['seat']}</td>{cells(row)}</tr>" for row in self.seat_rows())
         s = self.length_summary()
         foot = (
             f"<p>Game length: mean {s['mean']:.1f} decisions (median {s['median']:g}, "
@@ -422,11 +420,11 @@ class SimulationResult:
         unfinished = self._unfinished_line()
         if unfinished:
             foot += f"<p>{escape(unfinished)}</p>"
-        seat_table = (
-            "<table><caption>by seat (0 moves first)</caption><tr><th>seat</th><th>wins</th>"
-            f"<th>win rate</th><th>95% interval</th></tr>{seats}</table>"
+        return (
+            f"<table><caption>{caption}</caption><tr><th>bot</th>{heads}<th>mean score</th></tr>"
+            f"{bots}</table><table><caption>by seat (0 moves first)</caption><tr><th>seat</th>"
+            f"{heads}</tr>{seats}</table>{foot}"
         )
-        return f"<table><caption>{caption}</caption>{head}{''.join(body)}</table>{seat_table}{foot}"
 
     def plot(self, ax: Any = None) -> Any:
         """Win rates by bot and by seat with their 95% intervals, and the histogram of game
