@@ -62,6 +62,7 @@ from typing import Any
 
 import coronas.runner as runner
 from coronas.engine import Game, State
+from coronas.formatting import plural
 from coronas.runner import (
     DEFAULT_MAX_STEPS,
     GameRecord,
@@ -368,7 +369,7 @@ class SimulationResult:
                 "dice and draws"
             )
         if self.shared:
-            lines.append(f"{self.shared} games ended in a shared victory")
+            lines.append(f"{plural(self.shared, 'game')} ended in a shared victory")
         unfinished = self._unfinished_line()
         if unfinished:
             lines.append(unfinished)
