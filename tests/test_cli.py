@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -127,6 +128,91 @@ def test_simulate_names_its_mean_column_as_the_game_counts_a_result(capsys):
 def test_simulate_shows_a_progress_bar(capsys):
     status, _, err = run(capsys, "simulate", "toy", "--games", "50")
     assert status == 0 and "50/50" in err
+
+
+def test_simulate_interrupted_by_sigint_resumes_to_the_uninterrupted_summary(capsys, tmp_path):
+    import os
+    import signal
+    import time
+
+    path = tmp_path / "run.jsonl"
+    args = ["simulate", "batalla", "--bots", "greedy,random", "--games", "150", "--seed", "9"]
+    args += ["--no-progress", "--out", str(path)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "coronas.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and len(path.read_bytes().splitlines()) > 10:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err
+    assert "interrupted after" in err and f"--out {path} --resume" in err
+    kept = len(path.read_text().splitlines()) - 1
+    assert 10 <= kept < 150
+    # the command it prints continues the run; the summary is the uninterrupted one's
+    again = err.strip().splitlines()[-1].split()[2:]  # after "coronas simulate"
+    status, resumed, _ = run(capsys, "simulate", *again, "--no-progress")
+    assert status == 0 and len(path.read_text().splitlines()) == 151
+    whole_path = tmp_path / "whole.jsonl"
+    status, whole, _ = run(capsys, *args[:-1], str(whole_path))
+    assert status == 0
+    assert resumed.replace(str(path), "FILE") == whole.replace(str(whole_path), "FILE")
+
+
+def test_simulate_refuses_a_results_file_of_another_run(capsys, tmp_path):
+    path = tmp_path / "run.jsonl"
+    args = ["simulate", "toy", "--games", "20", "--no-progress", "--out", str(path)]
+    assert run(capsys, *args)[0] == 0
+    status, _, err = run(capsys, *args)
+    assert_one_line_error(status, err, "exists", "--resume")
+    status, _, err = run(capsys, *args, "--seed", "2", "--resume")
+    assert_one_line_error(status, err, "line 1", "'seed' is 0 there and 2 here")
+    status, _, err = run(capsys, "simulate", "toy", "--resume", "--no-progress")
+    assert_one_line_error(status, err, "--resume needs --out")
+
+
+def test_simulate_csv_is_the_table_of_games(capsys, tmp_path):
+    import csv
+
+    from coronas.simulate import TABLE_COLUMNS
+
+    path = tmp_path / "games.csv"
+    args = ["simulate", "batalla", "--bots", "greedy,random", "--games", "12", "--seed", "1"]
+    status, out, _ = run(capsys, *args, "--no-progress", "--csv", str(path))
+    assert status == 0 and f"table of games saved to {path}" in out
+    rows = list(csv.DictReader(path.open()))
+    assert len(rows) == 24 and tuple(rows[0]) == TABLE_COLUMNS
+    # Batalla has one winner a game: one row of each game says True
+    for game in range(12):
+        won = [r["won"] for r in rows if r["game"] == str(game)]
+        assert sorted(won) == ["False", "True"]
+    assert {r["bot"] for r in rows} == {"greedy", "random"}
+
+
+def test_simulate_prints_how_to_replay_an_unfinished_game(capsys):
+    args = ["simulate", "toy", "--games", "30", "--seed", "1", "--max-steps", "1"]
+    status, out, _ = run(capsys, *args, "--no-progress")
+    assert status == 0
+    lines = out.splitlines()
+    assert any("of 30 games did not end within 1 step and" in line for line in lines)
+    command = next(line for line in lines if "coronas play toy" in line).split()
+    seed = command[command.index("--seed") + 1]
+    assert command[command.index("--max-steps") + 1] == "1" and "--play-seed" in command
+    status, _, err = run(capsys, *args, "--no-progress", "--strict")
+    assert_one_line_error(status, err, "game ", "play seed", "did not end within 1 step", code=1)
+    # the command replays that very game: it stops after its one step too
+    play_args = command[1:]  # after "coronas"
+    status, replayed, _ = run(capsys, *play_args, "--quiet")
+    assert status == 0 and "stopped after 1 step" in replayed and seed in replayed
 
 
 # -- figures ---------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from functools import partial
 import pytest
 
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State, exact_distribution
-from coronas.simulate import GameRecord, simulate, wilson_interval
+from coronas.simulate import TABLE_COLUMNS, GameRecord, simulate, wilson_interval
 from tests.toygame import ToyGame
 
 # --------------------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def test_same_seed_same_games_whatever_the_executor():
 
 
 def test_tasks_are_drawn_as_the_run_goes_and_few_chunks_wait_at_once(monkeypatch):
-    import coronas.simulate
+    import coronas.runner
 
     class Counting(concurrent.futures.ThreadPoolExecutor):
         """Counts the chunks sent but not yet finished."""
@@ -159,14 +159,14 @@ def test_tasks_are_drawn_as_the_run_goes_and_few_chunks_wait_at_once(monkeypatch
             self.sent.append(super().submit(fn, *args))
             return self.sent[-1]
 
-    monkeypatch.setattr(coronas.simulate, "_IN_FLIGHT", 4)
+    monkeypatch.setattr(coronas.runner, "IN_FLIGHT", 4)
     serial = run(n=200, seed=3, chunk_size=5)
     with Counting() as pool:
         lazy = run(n=200, seed=3, executor=pool, chunk_size=5)
     # 40 chunks, never more than 4 sent ahead; the same games in the same order
     assert lazy.records == serial.records and pool.most <= 4
-    chunks = coronas.simulate._chunks(3, 10**9, 2, True, 200)
-    assert [t[0] for t in next(chunks)] == list(range(200))  # no billion tasks built first
+    tasks = coronas.runner.draw_tasks(3, 10**9, partial(coronas.runner.rotated_seats, players=2))
+    assert [next(tasks).index for _ in range(200)] == list(range(200))  # no billion tasks first
 
 
 def test_records_replay_to_the_same_game():
@@ -233,8 +233,9 @@ def test_plot_draws_win_rates_and_lengths():
 
     matplotlib.use("Agg")
     fig = run(n=50).plot()
-    ax_win, ax_len = fig.axes
+    ax_win, ax_seat, ax_len = fig.axes
     assert [t.get_text() for t in ax_win.get_xticklabels()] == ["roller", "safe"]
+    assert [t.get_text() for t in ax_seat.get_xticklabels()] == ["seat 0", "seat 1"]
     assert ax_len.get_xlabel() == "player decisions in the game"
 
 
@@ -297,3 +298,116 @@ def test_a_dask_cluster_gives_the_same_results_as_one_process():
     at_home = simulate(Game, bots, 24, seed=5, progress=False)
     assert on_cluster.records == at_home.records
     assert sum(on_cluster.wins) == 24  # Batalla always ends with one winner
+
+
+# -- unfinished games, results files, tables -------------------------------------------------
+
+
+class Stubborn(Roller):
+    """A roller that fails on its decisions in the game with game seed ``seed``."""
+
+    def __init__(self, seed):
+        self.seed = seed
+
+    def choose(self, state, rng):
+        if state.game.seed == self.seed:
+            raise ValueError("cannot decide")
+        return super().choose(state, rng)
+
+
+def test_unfinished_games_are_counted_apart_and_never_won():
+    from coronas.runner import draw_tasks, rotated_seats
+
+    seed3 = list(draw_tasks(7, 40, partial(rotated_seats, players=2)))[3].game_seed
+    result = simulate(DuelGame, [Stubborn(seed3), Safe()], 40, seed=7, progress=False)
+    assert [r.index for r in result.unfinished] == [3]
+    assert result.records[3].outcome == "error" and result.records[3].winners == ()
+    assert len(result.finished) == 39
+    # win rates are over the 39 games that ended
+    assert result.win_rate(0) == F(result.wins[0], 39)
+    assert sum(result.seat_wins) == 39 + result.shared
+    text = str(result)
+    assert "1 of 40 games did not end (stopped by a bot's error) and are counted" in text
+    assert f"replay one with result.replay(3) (game seed {seed3}" in text
+    assert "ValueError: cannot decide" in text and "unfinished" in repr(result)
+    with pytest.raises(RuntimeError, match=r"game 3 .*ValueError: cannot decide"):
+        simulate(DuelGame, [Stubborn(seed3), Safe()], 40, seed=7, progress=False, strict=True)
+    capped = simulate(DuelGame, [Roller(), Safe()], 10, seed=7, progress=False, max_steps=2)
+    assert "10 of 10 games did not end within 2 steps and are counted apart" in str(capped)
+
+
+def test_win_rates_by_seat_with_intervals_beside_win_rates_by_bot():
+    # the games won from each seat, counted from the records here
+    result = simulate(DuelGame, [Roller(), Safe()], 200, seed=2, progress=False)
+    by_seat = [0, 0]
+    for r in result.records:
+        for s in r.winners:
+            by_seat[s] += 1
+    assert result.seat_wins == by_seat
+    rows = result.seat_rows()
+    assert [row["win_rate"] for row in rows] == [F(w, 200) for w in by_seat]
+    lo, hi = result.seat_confidence_interval(0)
+    assert lo < float(result.seat_win_rate(0)) < hi
+    text = str(result)
+    assert "seat" in text and "0 (first)" in text
+    assert "by seat (0 moves first)" in result._repr_html_()
+
+
+class Interrupting(Roller):
+    """Roller that presses Ctrl-C at its 25th decision of the process."""
+
+    calls = 0
+
+    def choose(self, state, rng):
+        Interrupting.calls += 1
+        if Interrupting.calls == 25:
+            raise KeyboardInterrupt
+        return super().choose(state, rng)
+
+
+def test_an_interrupted_run_resumes_to_the_uninterrupted_summary(tmp_path):
+    from coronas.simulate import Interrupted
+
+    path = tmp_path / "duel.jsonl"
+    whole = simulate(DuelGame, [Roller(), Safe()], 60, seed=5, progress=False)
+    with pytest.raises(Interrupted, match="continue with the same arguments and resume=True"):
+        simulate(DuelGame, [Interrupting(), Safe()], 60, seed=5, progress=False, out=path)
+    kept = len(path.read_text().splitlines()) - 1
+    assert 0 < kept < 60
+    with pytest.raises(FileExistsError):
+        simulate(DuelGame, [Roller(), Safe()], 60, seed=5, progress=False, out=path)
+    # resumed on two worker processes: where the games run does not matter either
+    again = simulate(
+        DuelGame, [Roller(), Safe()], 60, seed=5, progress=False, out=path, resume=True, jobs=2
+    )
+    assert again.records == whole.records and str(again) == str(whole)
+    assert len(path.read_text().splitlines()) == 61
+    from coronas.runner import ResultsFileError
+
+    with pytest.raises(ResultsFileError, match="'seed' is 5 there and 6 here"):
+        simulate(DuelGame, [Roller(), Safe()], 60, seed=6, progress=False, out=path, resume=True)
+
+
+def test_to_pandas_gives_one_row_a_game_and_seat():
+    result = simulate(DuelGame, [Roller(), Safe()], 30, seed=3, progress=False)
+    df = result.to_pandas()
+    assert list(df.columns) == list(TABLE_COLUMNS)
+    assert len(df) == 60
+    first = df[df.game == 0].set_index("seat")
+    record = result.records[0]
+    assert list(first.bot) == [result.labels[b] for b in record.seats]
+    assert [bool(w) for w in first.won] == [s in record.winners for s in (0, 1)]
+    assert list(first.score) == list(record.returns)
+    # the win rate by bot and by seat, from the table, equal the summary's
+    by_bot = df.groupby("bot").won.sum()
+    assert [by_bot[label] for label in result.labels] == result.wins
+    assert list(df.groupby("seat").won.sum()) == result.seat_wins
+
+
+def test_to_pandas_without_pandas_names_the_extra(monkeypatch):
+    import sys
+
+    result = simulate(DuelGame, [Roller(), Safe()], 3, seed=3, progress=False)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'coronas\[analysis\]'"):
+        result.to_pandas()

@@ -69,13 +69,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _input_errors() -> tuple[type[BaseException], ...]:
-    """The errors of a bad input file: a saved game, a rule file, a board file."""
+    """The errors of a bad input file: a saved game, a rule file, a board file, a results
+    file."""
     from coronas.engine import RulesError, SaveFileError
 
     found: list[type[BaseException]] = [SaveFileError, RulesError]
     board = sys.modules.get("coronas.hierro.board_file")
     if board is not None:
         found.append(board.BoardError)
+    runner = sys.modules.get("coronas.runner")
+    if runner is not None:
+        found.append(runner.ResultsFileError)
     return tuple(found)
 
 

@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
             print(games.step_line(s, action, number, labels))
 
     try:
-        play(state, bots, args.seed, max_steps=args.max_steps, callback=log)
+        play_seed = args.seed if args.play_seed is None else args.play_seed
+        play(state, bots, play_seed, max_steps=args.max_steps, callback=log)
     except RuntimeError:
         if number < args.max_steps:
             raise
@@ -54,6 +55,13 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("play", help="play one game with bots and print its log")
     games.game_arguments(p)
+    p.add_argument(
+        "--play-seed",
+        type=whole(0, games.MAX_SEED),
+        metavar="N",
+        help="seed of the dice and the bots, if not --seed (a game of a simulation is "
+        "--seed GAME_SEED --play-seed PLAY_SEED)",
+    )
     p.add_argument("--save", metavar="FILE", help="save the game as JSON")
     p.add_argument("--quiet", action="store_true", help="print only the end of the game")
     p.add_argument(

@@ -1,22 +1,32 @@
-"""``coronas simulate GAME``: many games with bots; win rates and game lengths."""
+"""``coronas simulate GAME``: many games with bots; win rates by bot and by seat, game lengths.
+
+``--out FILE`` keeps each game in a JSON Lines file as it finishes and ``--resume`` continues
+an interrupted run from it; ``--csv FILE`` writes the table of games for pandas or a
+spreadsheet; a game that does not end within ``--max-steps`` is counted apart (``--strict``
+stops the run at the first one instead).
+"""
 
 from __future__ import annotations
 
 import argparse
 import functools
+import shlex
+import sys
 from typing import Any
 
 import coronas.cli.games as games
-from coronas.cli._base import cpu_count, whole
+from coronas.cli._base import CommandError, cpu_count, whole
 
-__all__ = ["MAX_GAMES", "add_parser", "run"]
+__all__ = ["MAX_GAMES", "MAX_STEPS", "add_parser", "run"]
 
 MAX_GAMES = 10**6
 """The largest ``--games``."""
+MAX_STEPS = 10**7
+"""The largest ``--max-steps``."""
 
 
 def run(args: argparse.Namespace) -> int:
-    from coronas.simulate import simulate
+    from coronas.simulate import Interrupted, simulate
 
     game_cls = games.find_game(args.game)
     n_players = games.players(game_cls, args)
@@ -25,15 +35,48 @@ def run(args: argparse.Namespace) -> int:
     if rules is not None and game_cls.rules_class is not None:
         rules = game_cls.rules_class.load(rules)  # read once, not in every worker
     factory = functools.partial(game_cls, players=n_players, rules=rules)
-    result = simulate(
-        factory,
-        bots,
-        args.games,
-        seed=args.seed,
-        jobs=args.jobs,
-        progress=not args.no_progress,
-    )
+    try:
+        result = simulate(
+            factory,
+            bots,
+            args.games,
+            seed=args.seed,
+            jobs=args.jobs,
+            progress=not args.no_progress,
+            max_steps=args.max_steps,
+            strict=args.strict,
+            out=args.out,
+            resume=args.resume,
+        )
+    except FileExistsError:
+        raise CommandError(
+            f"{args.out}: the file exists: add --resume to continue its run, or choose another file"
+        ) from None
+    except Interrupted as stop:
+        print(
+            f"coronas: interrupted after {stop.played} of {stop.total} games, kept in "
+            f"{args.out}; continue with:\n  {_again(args, n_players)}",
+            file=sys.stderr,
+        )
+        return 130
     print(result)
+    if result.unfinished:
+        first = result.unfinished[0]
+        bots_by_seat = ",".join(result.labels[b] for b in first.seats)
+        print(
+            f"  coronas play {args.game} --players {n_players} --bots {bots_by_seat} "
+            f"--seed {first.game_seed} --play-seed {first.play_seed} --max-steps {args.max_steps}"
+            + (f" --rules {shlex.quote(args.rules)}" if args.rules else "")
+        )
+    if args.out:
+        print(f"games kept in {args.out}")
+    if args.csv:
+        table = result.to_pandas()
+        try:
+            table.to_csv(args.csv, index=False)
+        except OSError as exc:
+            raise OSError(f"{args.csv}: cannot write the file ({exc.strerror or exc})") from None
+        print(f"table of games saved to {args.csv}")
     if args.plot:
         import matplotlib
 
@@ -45,6 +88,30 @@ def run(args: argparse.Namespace) -> int:
             raise OSError(f"{args.plot}: cannot write the file ({exc.strerror or exc})") from None
         print(f"plot saved to {args.plot}")
     return 0
+
+
+def _again(args: argparse.Namespace, n_players: int) -> str:
+    """The command that continues this run from its results file."""
+    words = ["coronas", "simulate", args.game, "--players", str(n_players), "--bots", args.bots]
+    words += ["--games", str(args.games), "--seed", str(args.seed)]
+    words += ["--max-steps", str(args.max_steps), "--out", args.out, "--resume"]
+    if args.rules:
+        words += ["--rules", args.rules]
+    if args.jobs > 1:
+        words += ["--jobs", str(args.jobs)]
+    return shlex.join(words)
+
+
+def check(args: argparse.Namespace) -> None:
+    if args.resume and not args.out:
+        raise CommandError("--resume needs --out FILE, the results file to continue")
+    if args.csv:
+        try:
+            import pandas  # noqa: F401
+        except ModuleNotFoundError:
+            raise CommandError(
+                "--csv needs pandas, the 'analysis' extra: pip install 'coronas[analysis]'"
+            ) from None
 
 
 def add_parser(sub: Any) -> None:
@@ -62,6 +129,26 @@ def add_parser(sub: Any) -> None:
         default=1,
         help="worker processes, 1 to the number of CPUs (default 1: this process)",
     )
+    p.add_argument(
+        "--max-steps",
+        type=whole(1, MAX_STEPS),
+        default=100_000,
+        metavar="N",
+        help=f"a game not over after N actions, 1 to {MAX_STEPS} (default 100000), is "
+        "counted apart as unfinished",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="stop at the first game that does not end or whose bot fails",
+    )
+    p.add_argument(
+        "--out", metavar="FILE", help="keep each game in FILE (JSON Lines) as it finishes"
+    )
+    p.add_argument(
+        "--resume", action="store_true", help="continue the interrupted run kept in --out FILE"
+    )
+    p.add_argument("--csv", metavar="FILE", help="save the table of games (one row a seat)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--plot", metavar="FILE", help="save a plot of the results (PNG)")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, check=check, _parser=p)
