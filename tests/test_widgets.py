@@ -36,7 +36,7 @@ def test_chance_table_has_exact_probabilities():
         (Roll(4), F(1, 6)),
         (Roll(6), F(1, 6)),
     ]
-    assert model.status.startswith("Chance")
+    assert model.status.startswith("Roll the dice or draw: ")
 
 
 def test_typed_roll_accepts_number_or_wording_and_rejects_impossible():

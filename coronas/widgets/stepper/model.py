@@ -18,6 +18,7 @@ from coronas.widgets.stepper.seats import (
     OPEN,
     LogEntry,
     SeatViews,
+    chance_status,
     describe_for,
     reveals,
     secret_chance,
@@ -143,7 +144,7 @@ class StepperModel(SeatViews, SaveLoad):
             winners = ", ".join(self.player_name(p) for p in self.state.winners())
             return f"Game over after {len(self.state.history)} steps. Winner(s): {winners}"
         if player == CHANCE:
-            return f"Chance: roll or draw ({len(self.chance_table())} possible outcomes)"
+            return chance_status(self.state)
         return f"{self.player_name(player)} to move ({len(self.state.legal_actions())} choices)"
 
     @property

@@ -33,6 +33,7 @@ __all__ = [
     "PASS_AND_PLAY",
     "LogEntry",
     "SeatViews",
+    "chance_status",
     "describe_for",
     "reveals",
     "secret_chance",
@@ -66,6 +67,17 @@ def reveals(state: State, action: Any) -> tuple[int, ...]:
     player), else none."""
     shown = getattr(state, "reveals", None)
     return tuple(shown(action)) if callable(shown) else ()
+
+
+def chance_status(state: State) -> str:
+    """What the chance node being resolved decides, as every seat may read it: the game's
+    ``chance_text`` (``"Roll the red die for red's assault on Parma: needs 5"``, ``"Green
+    draws a political card"``) if it has one, else how many outcomes it has."""
+    worded = getattr(state, "chance_text", None)
+    text = worded() if callable(worded) else ""
+    if not text:
+        return f"Roll the dice or draw: {len(state.chance_outcomes())} possible outcomes"
+    return text[0].upper() + text[1:]
 
 
 def secret_chance(state: State) -> bool:
@@ -323,8 +335,7 @@ class SeatViews:
             return f"Hand the laptop to {self.player_name(seat)}"
         player = state.current_player
         if player == CHANCE and not self._sees_chance():
-            first = state.chance_outcomes()[0][0]
-            return f"Chance: {describe_for(state, first, None)}"
+            return chance_status(state)
         if player >= 0 and player != self.viewer:
             return f"Waiting for {self.player_name(player)}"
         return ""
