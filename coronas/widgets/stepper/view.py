@@ -127,7 +127,7 @@ class Stepper:
             description="File",
             placeholder="game.json",
             style={"description_width": "initial"},
-            layout=w.Layout(width="16em", margin="2px 2px 2px 1.5em"),
+            layout=w.Layout(width="24em", margin="2px 2px 2px 1.5em"),  # the name in full
         )
         self.save_button = w.Button(description="Save", **button)
         self.load_button = w.Button(description="Load", **button)
