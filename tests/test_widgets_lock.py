@@ -177,6 +177,65 @@ def test_undo_never_goes_back_into_another_seat_s_decision():
     assert len(view.state.history) == 2
 
 
+def test_the_hand_over_screen_lets_the_last_player_take_back_a_misclick():
+    view = locked_table()
+    red_holds_the_laptop(view)
+    assert view.takeback_button.layout.display == "none"  # nothing to take back yet
+    for castle in ("Rome", "Saracens"):
+        choose(view, "Send emissary", castle)
+        view.play_button.click()
+    # red's turn is over and green's hand-over screen is up: red may still take it back
+    assert "Hand the laptop to green" in view.status.value
+    assert view.takeback_button.layout.display is None
+    assert view.takeback_button.description == "Undo: red takes back the last move"
+    view.takeback_button.click()
+    assert "undone: send an emissary to Saracens" in view.message.value
+    assert view.model.handover is None and view.model.viewer == RED
+    assert len(view.state.history) == 1 and "Bishop 1-2" in view.board.value
+    # red plays again; once green holds the laptop, red's moves are green's to respect
+    choose(view, "Send emissary", "Saracens")
+    view.play_button.click()
+    view.handover_button.click()
+    assert view.takeback_button.layout.display == "none"
+    view.undo_button.click()
+    assert view.model.message == "only red may take back red's move"
+
+
+def test_no_take_back_from_the_hand_over_screen_past_a_roll():
+    view = locked_table()
+    red_holds_the_laptop(view)
+    choose(view, "Send emissary", "Rome")
+    view.play_button.click()
+    choose(view, "Take card", "military")
+    view.play_button.click()
+    view.roll_button.click()  # red's draw ends red's turn: the card stays drawn
+    assert view.model.handover == GREEN and not view.model.may_take_back()
+    assert view.takeback_button.layout.display == "none"
+    history = list(view.state.history)
+    assert view.model.undo() is None and view.model.message == "hand the laptop to green first"
+    assert view.state.history == history
+
+
+def test_a_game_loaded_at_a_roll_shows_the_open_position(tmp_path):
+    view = locked_table()
+    red_holds_the_laptop(view)
+    choose(view, "Attack castle", "Verona")
+    view.play_button.click()
+    view.file_text.value = str(tmp_path / "at-a-roll.json")
+    view.passphrase.value = PASSPHRASE
+    view.save_button.click()
+    other = locked_table()
+    other.file_text.value = view.file_text.value
+    other.passphrase.value = PASSPHRASE
+    other.load_button.click()
+    assert other.state.is_chance_node() and other.model.holder is None
+    # nobody holds the laptop: the position every seat sees, and the roll to make
+    assert "Roll the green die for red&#x27;s assault on Verona" in other.status.value
+    assert "red: legitimacy" in other.board.value and "Verona" in other.board.value
+    for card in EVERY_SECRET:
+        assert card not in seen(other) and card_name(card) not in seen(other)
+
+
 def test_unlocking_is_written_in_every_seat_s_log_and_in_a_save(tmp_path):
     view = locked_table()
     red_holds_the_laptop(view)

@@ -45,7 +45,8 @@ class Stepper:
     decisions since the last roll or draw, a Passphrase box that Save seals the game under
     and Load opens it with, and an "Unlock the table" button that every seat's log then
     tells of. In pass and play the seat holding the laptop may set a PIN that the hand-over
-    screen then asks for. See :mod:`coronas.widgets.stepper.seats` and ``docs/stepper.md``.
+    screen then asks for, and may take back its last move from the hand-over screen while
+    nothing has been rolled or drawn since. See :mod:`coronas.widgets.stepper.seats` and ``docs/stepper.md``.
     """
 
     def __init__(
@@ -80,6 +81,8 @@ class Stepper:
         )
         self.handover_button = w.Button(button_style="warning", layout=w.Layout(width="auto"))
         self.pin_text = w.Password(placeholder="PIN", layout=w.Layout(width="8em"))
+        # On the hand-over screen: the seat still holding the laptop takes its move back.
+        self.takeback_button = w.Button(layout=w.Layout(width="auto"))
         self.board = w.HTML()
         self.message = w.HTML()
         self.log = w.HTML()
@@ -168,6 +171,7 @@ class Stepper:
                 self.view_select,
                 self.handover_button,
                 self.pin_text,
+                self.takeback_button,
                 self.board,
                 self.advice,
                 self.decision_box,
@@ -189,6 +193,7 @@ class Stepper:
             names="value",
         )
         self.handover_button.on_click(lambda _: self._act(self._take_laptop))
+        self.takeback_button.on_click(lambda _: self._act(self.model.undo))
         self.group_select.observe(lambda _: self._fill_actions(), names="value")
         self.filter_text.observe(lambda _: self._fill_actions(), names="value")
         self.action_select.observe(lambda _: self._show_action_odds(), names="value")
@@ -307,6 +312,11 @@ class Stepper:
         self.handover_button.layout.display = None if seat is not None else "none"
         pin = seat is not None and model.has_pin(seat)
         self.pin_text.layout.display = None if pin else "none"
+        back = model.may_take_back()
+        self.takeback_button.description = (
+            f"Undo: {model.player_name(model.holder)} takes back the last move" if back else ""
+        )
+        self.takeback_button.layout.display = None if back else "none"
         self._sync_views()
         self.roll_button.description = "Roll (seeded)" if model.seed is not None else "Roll"
         self.end_button.layout.display = "none" if model.locked else None
