@@ -46,7 +46,8 @@ class Stepper:
     and Load opens it with, and an "Unlock the table" button that every seat's log then
     tells of. In pass and play the seat holding the laptop may set a PIN that the hand-over
     screen then asks for, and may take back its last move from the hand-over screen while
-    nothing has been rolled or drawn since. See :mod:`coronas.widgets.stepper.seats` and ``docs/stepper.md``.
+    nothing has been rolled or drawn since. See :mod:`coronas.widgets.stepper.seats` and
+    ``docs/stepper.md``.
     """
 
     def __init__(
