@@ -231,7 +231,7 @@ def test_a_game_loaded_at_a_roll_shows_the_open_position(tmp_path):
     assert other.state.is_chance_node() and other.model.holder is None
     # nobody holds the laptop: the position every seat sees, and the roll to make
     assert "Roll the green die for red&#x27;s assault on Verona" in other.status.value
-    assert "red: legitimacy" in other.board.value and "Verona" in other.board.value
+    assert "Decks: military" in other.board.value and "Verona" in other.board.value
     for card in EVERY_SECRET:
         assert card not in seen(other) and card_name(card) not in seen(other)
 

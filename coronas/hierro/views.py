@@ -71,6 +71,17 @@ _STEP_NAMES = {
 _FIGHTS = {"castle": "assault", "diplomacy": "request for support", "battle": "battle"}
 
 
+_CELL = "style='padding:1px 6px;text-align:left'"
+
+
+def _swatch(colour: str) -> str:
+    """A small square of ``colour`` (a CSS colour name: the players' and the bands')."""
+    return (
+        f"<span style='display:inline-block;width:0.8em;height:0.8em;background:{colour};"
+        "border:1px solid #444;vertical-align:middle'></span>"
+    )
+
+
 def card_name(card: str | None) -> str:
     """A card id by its printed name: ``"crown:green"`` is ``"Crown of green"``,
     ``"bishop:2-3"`` ``"Bishop 2-3"``, ``"loyal_vassal:1"`` ``"Loyal vassal 1"``, the
@@ -487,44 +498,59 @@ class StateViews:
         )
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        """A table of the players (Jupyter); ``draw_board(state=...)`` draws the map."""
-        head = escape(self.summary()[0])
-        cells = (
-            "player",
-            "legitimacy",
-            "shields",
-            "cards",
-            "VP",
-            "castles",
-            "armies",
-            "emissaries",
-        )
+    def players_html(self) -> str:
+        """The players as a small HTML table, one row each with a swatch of its colour:
+        legitimacy and its band, shields, cards held, VP (the score once the game is over),
+        castles, armies and emissaries in hand; what every player sees."""
+        over = self.step == "over"
+        totals = [s["total"] for s in self.scores()] if over else self.vp
+        cells = ("player", "legitimacy", "shields", "cards", "score" if over else "VP")
+        cells += ("castles", "armies", "emissaries")
         rows = []
         for p in range(self.num_players):
             castles = ", ".join(c + ("*" if self.troops.get(c) else "") for c in self.castles_of(p))
             armies = ", ".join(f"{c} {a[p]}" for c, a in sorted(self.armies.items()) if p in a)
             marker = " &#9654;" if p == self._current_player() else ""
             values = (
-                f"<b>{escape(self.colour(p))}</b>{marker}",
-                f"{self.legit[p]} ({self.band(p)} band)",
+                f"{_swatch(self.colour(p))} <b>{escape(self.colour(p))}</b>{marker}",
+                f"{self.legit[p]} {_swatch(self.band(p))} {self.band(p)} band",
                 self.shields[p],
                 len(self.hands[p]),
-                self.vp[p],
+                f"<b>{totals[p]}</b>" if over else totals[p],
                 escape(castles or "-"),
                 escape(armies or "-"),
                 f"{self.hand_em[p]} in hand",
             )
-            rows.append("<tr>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
+            rows.append("<tr>" + "".join(f"<td {_CELL}>{v}</td>" for v in values) + "</tr>")
+        return (
+            "<table style='border-collapse:collapse'><tr>"
+            + "".join(f"<th {_CELL}>{c}</th>" for c in cells)
+            + "</tr>"
+            + "".join(rows)
+            + "</table>"
+        )
+
+    def observation_html(self, player: int) -> str:
+        """:meth:`observation_text` as HTML: the players' table, the open lines, then what
+        ``player`` alone sees (its loyalty card and hand) in bold."""
+        public = self.summary()
+        private = self.observation_text(player).splitlines()[len(public) :]
+        rest = "".join(f"<li>{escape(line)}</li>" for line in public[1 + self.num_players :])
+        mine = "".join(f"<li><b>{escape(line)}</b></li>" for line in private)
+        return (
+            f"<div><b>{escape(public[0])}</b>{self.players_html()}"
+            f"<ul style='margin:0.3em 0'>{rest}</ul><ul style='margin:0.3em 0'>{mine}</ul></div>"
+        )
+
+    def _repr_html_(self) -> str:
+        """A table of the players (Jupyter); ``draw_board(state=...)`` draws the map."""
+        head = escape(self.summary()[0])
         extra = "".join(
             f"<li>{escape(line)}</li>" for line in self.summary()[1 + self.num_players :]
         )
         return (
-            f"<div><b>Corona de Hierro</b>: {head}<table><tr>"
-            + "".join(f"<th>{c}</th>" for c in cells)
-            + "</tr>"
-            + "".join(rows)
-            + f"</table><ul>{extra}</ul><small>* troops inside; "
+            f"<div><b>Corona de Hierro</b>: {head}{self.players_html()}<ul>{extra}</ul>"
+            "<small>* troops inside; "
             "coronas.plotting.hierro.draw_board(state=...) draws the map</small></div>"
         )
 

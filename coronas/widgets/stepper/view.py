@@ -406,6 +406,12 @@ class Stepper:
                 fig = drawn[0] if isinstance(drawn, tuple) else drawn
                 fig = fig if hasattr(fig, "savefig") else getattr(fig, "figure", None)
                 drawing = figure_html(fig) if fig is not None else ""
+        viewer = self.model.viewer
+        worded = getattr(self.state, "observation_html", None)
+        if viewer is not None and callable(worded):  # a game with secrets lays out a seat's
+            return drawing + worded(viewer)
+        if viewer is None or not hasattr(self.state, "describe_for"):  # nothing hidden here
+            return drawing + state_html(self.state, None)
         return drawing + f"<pre style='white-space:pre-wrap'>{escape(text)}</pre>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
