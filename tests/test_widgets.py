@@ -137,7 +137,7 @@ def test_player_names():
     model = StepperModel(new_state(target=7), names=["Ada"])
     model.roll()
     model.play(GiveUp())
-    assert model.log[-1] == "Ada: give up" and model.status.endswith("Winner(s): Ada")
+    assert model.log[-1] == "Ada: give up" and model.status.endswith(": Ada wins")
     with pytest.raises(ValueError, match="expected 1 names, got 2"):
         StepperModel(new_state(), names=["Ada", "Bo"])
 

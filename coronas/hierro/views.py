@@ -543,15 +543,15 @@ class StateViews:
         )
 
     def _repr_html_(self) -> str:
-        """A table of the players (Jupyter); ``draw_board(state=...)`` draws the map."""
+        """A table of the players (Jupyter); ``coronas.plotting.hierro.draw_board(state=...)``
+        draws the map."""
         head = escape(self.summary()[0])
         extra = "".join(
             f"<li>{escape(line)}</li>" for line in self.summary()[1 + self.num_players :]
         )
         return (
             f"<div><b>Corona de Hierro</b>: {head}{self.players_html()}<ul>{extra}</ul>"
-            "<small>* troops inside; "
-            "coronas.plotting.hierro.draw_board(state=...) draws the map</small></div>"
+            "<small>* troops inside</small></div>"
         )
 
     def graph(self) -> nx.Graph:

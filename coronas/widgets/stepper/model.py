@@ -141,8 +141,9 @@ class StepperModel(SeatViews, SaveLoad):
             return seat
         player = self.state.current_player
         if player == TERMINAL:
-            winners = ", ".join(self.player_name(p) for p in self.state.winners())
-            return f"Game over after {len(self.state.history)} steps. Winner(s): {winners}"
+            won = [self.player_name(p) for p in self.state.winners()]
+            who = f"{won[0]} wins" if len(won) == 1 else f"{' and '.join(won)} share the win"
+            return f"Game over after {len(self.state.history)} steps: {who}"
         if player == CHANCE:
             return chance_status(self.state)
         return f"{self.player_name(player)} to move ({len(self.state.legal_actions())} choices)"

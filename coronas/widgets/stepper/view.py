@@ -349,7 +349,7 @@ class Stepper:
         table = model.shown_chance_table(model.chance_table())
         cell = "style='padding:1px 8px;text-align:right'"
         rows = "".join(
-            f"<tr><td style='padding:1px 8px'>{escape(str(o))}</td><td {cell}><b>{p}</b></td>"
+            f"<tr><td style='padding:1px 8px'>{escape(state.describe(o))}</td><td {cell}><b>{p}</b></td>"
             f"<td {cell}><span style='color:#666'>{float(p) * 100:.2f}%</span></td></tr>"
             for o, p in table
         )
@@ -361,7 +361,7 @@ class Stepper:
             if rows
             else ""
         )
-        self.outcome_select.options = [(f"{o}  ({p})", i) for i, (o, p) in enumerate(table)]
+        self.outcome_select.options = [(f"{state.describe(o)}  ({p})", i) for i, (o, p) in enumerate(table)]
         self.outcome_select.value = 0 if table else None
         hidden = player == CHANCE and not model.may_pick_outcome()  # only Roll
         self.outcome_rows.layout.display = "none" if hidden else None
