@@ -9,9 +9,8 @@ from typing import Any
 
 from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State
 from coronas.engine.advice import Odds
-from coronas.widgets._render import fraction_text
 from coronas.widgets.stepper.files import SaveLoad
-from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
+from coronas.widgets.stepper.odds import PositionOdds, odds_phrase, readable
 from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
 from coronas.widgets.stepper.sealed import Table
 from coronas.widgets.stepper.seats import (
@@ -182,15 +181,17 @@ class StepperModel(SeatViews, SaveLoad):
             return None
         return self._odds.get(self.state)
 
-    def odds_text(self, action: Any = None) -> str:
+    def odds_text(self, action: Any = None, exact: bool = False) -> str:
         """The odds of ``action`` in words (``19/27 (70.37%) to take the castle``); without
         one, of the roll being made or the choice at hand, with what they are about
-        (``attack Verona: this roll: ...``); ``""`` when no dice are involved."""
+        (``attack Verona: this roll: ...``); ``""`` when no dice are involved. A fraction
+        too long to read is given as its percentage, unless ``exact``
+        (:func:`~coronas.widgets.stepper.odds.readable`)."""
         if action is None:
             odds = self.pending_odds()
-            return odds_phrase(odds, subject=True) if odds is not None else ""
+            return odds_phrase(odds, subject=True, exact=exact) if odds is not None else ""
         odds = self.action_odds(action)
-        return odds_phrase(odds) if odds is not None else ""
+        return odds_phrase(odds, exact=exact) if odds is not None else ""
 
     def results(self) -> list[tuple[str, Any]] | None:
         """(player, score) pairs once the game is over; before, in a seat's view, the public
@@ -213,7 +214,7 @@ class StepperModel(SeatViews, SaveLoad):
         note = ""
         if player == CHANCE:
             p = dict((str(o), q) for o, q in state.chance_outcomes()).get(str(action))
-            note = f"  (probability {fraction_text(p)})" if p else ""
+            note = f"  (probability {readable(p)})" if p else ""
         hidden = describe_for(state, action, None)
         shows = reveals(state, action)
         if hidden == plain and not (player == CHANCE and secret_chance(state)):

@@ -7,15 +7,23 @@ from html import escape
 from typing import Any
 
 from coronas.engine import CHANCE, State
-from coronas.formatting import plural, score_text
+from coronas.formatting import percent, plural, score_text
 from coronas.widgets._render import PlainTextFallback, figure_html, find_drawer, state_html
 from coronas.widgets.stepper.files import default_save_path
 from coronas.widgets.stepper.model import StepperModel
+from coronas.widgets.stepper.odds import readable
 from coronas.widgets.stepper.outcomes import _norm
 
 __all__ = ["Stepper"]
 
 _NOTES = ("undone", "saved", "loaded")  # how the messages of steps that worked begin
+
+
+def _with_exact(text: str, exact: str) -> str:
+    """``text`` in bold; when it gives a long fraction as its percentage (``exact`` differs),
+    the exact words in its tooltip."""
+    tip = f" title='{escape(exact, quote=True)}' style='cursor:help'" if exact != text else ""
+    return f"<b{tip}>{escape(text)}</b>"
 
 
 class Stepper:
@@ -290,11 +298,12 @@ class Stepper:
         """The odds of the selected action, when it rolls dice (asked for only now)."""
         actions = self._shown_actions()
         index = self.action_select.value
-        text = ""
+        text = exact = ""
         if index is not None and 0 <= index < len(actions) and self.model.shows_odds():
             text = self.model.odds_text(actions[index])
+            exact = self.model.odds_text(actions[index], exact=True)
         self.action_odds.value = (
-            f"<span style='color:#555'>odds:</span> <b>{escape(text)}</b>" if text else ""
+            f"<span style='color:#555'>odds:</span> {_with_exact(text, exact)}" if text else ""
         )
 
     # -- drawing ---------------------------------------------------------------------------
@@ -331,9 +340,10 @@ class Stepper:
         self.controls.layout.display = "none" if seat is not None else None
         self.board.value = self._position_html()
         advice = model.odds_text() if model.shows_odds() else ""
+        exact = model.odds_text(exact=True) if advice else ""
         label = "odds" if state.is_chance_node() else "advice"
         self.advice.value = (
-            f"<div><span style='color:#555'>{label}:</span> <b>{escape(advice)}</b></div>"
+            f"<div><span style='color:#555'>{label}:</span> {_with_exact(advice, exact)}</div>"
             if advice
             else ""
         )
@@ -349,8 +359,9 @@ class Stepper:
         table = model.shown_chance_table(model.chance_table())
         cell = "style='padding:1px 8px;text-align:right'"
         rows = "".join(
-            f"<tr><td style='padding:1px 8px'>{escape(state.describe(o))}</td><td {cell}><b>{p}</b></td>"
-            f"<td {cell}><span style='color:#666'>{float(p) * 100:.2f}%</span></td></tr>"
+            f"<tr><td style='padding:1px 8px'>{escape(state.describe(o))}</td>"
+            f"<td {cell}>{_with_exact(readable(p).split(' (')[0], str(p))}</td>"
+            f"<td {cell}><span style='color:#666'>{percent(p)}</span></td></tr>"
             for o, p in table
         )
         self.chance_html.value = (
@@ -361,7 +372,9 @@ class Stepper:
             if rows
             else ""
         )
-        self.outcome_select.options = [(f"{state.describe(o)}  ({p})", i) for i, (o, p) in enumerate(table)]
+        self.outcome_select.options = [
+            (f"{state.describe(o)}  ({readable(p)})", i) for i, (o, p) in enumerate(table)
+        ]
         self.outcome_select.value = 0 if table else None
         hidden = player == CHANCE and not model.may_pick_outcome()  # only Roll
         self.outcome_rows.layout.display = "none" if hidden else None
