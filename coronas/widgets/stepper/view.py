@@ -405,8 +405,10 @@ class Stepper:
         """The position: the whole state in the open view; in a seat's view the drawing of
         the board (open to all in these games) and what that seat sees, as text."""
         text = self.model.position_text()
-        if text is None:
-            return state_html(self.state, self.draw)
+        if text is None:  # the open view: the drawing, and a game's table of the players
+            players = getattr(self.state, "players_html", None)
+            table = self.state._repr_html_() if callable(players) and self.draw else ""
+            return state_html(self.state, self.draw) + table
         if not text:
             return ""
         drawing = ""
