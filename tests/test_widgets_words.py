@@ -85,3 +85,14 @@ def test_corona_de_hierro_s_game_over_screen_agrees_with_its_scores():
     seat = TAG.sub(" ", view.board.value)
     assert f"Loyalty cards: {named}." in seat and "not dealt yet" not in seat
     assert f"Loyalty card: {card_name(state.loyalty[1])}." in seat
+
+
+def test_an_undone_draw_is_named_by_its_card():
+    from coronas.hierro import Draw, TakeCard
+
+    state = Hierro(players=3, seed=1).position(hands=[("pope",), (), ()])
+    view = Stepper(state, seed=7, draw=False)
+    view.model.play(TakeCard("military"))
+    view.model.play(Draw("loyal_vassal:3"))
+    view.undo_button.click()
+    assert "undone: draw Loyal vassal 3" in view.message.value

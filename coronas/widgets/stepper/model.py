@@ -339,7 +339,8 @@ class StepperModel(SeatViews, SaveLoad):
         shown: Any = action
         if len(self._entries) > len(self.state.history):
             shown = self.shown_step(self._entries.pop(), action)
-        self.message = f"undone: {shown}"
+        # in the game's words, as the step was worded where it was played (here again)
+        self.message = f"undone: {self.state.describe(shown) if shown is action else shown}"
         return shown
 
     def load(self, path: Any, passphrase: str | None = None) -> bool:
