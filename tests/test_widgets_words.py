@@ -12,8 +12,10 @@ from coronas.hierro import Game as Hierro
 from coronas.hierro.views import card_name
 from coronas.widgets import Stepper
 
+# ... and the status of a chance node that does not say what it decides
 ENGINE_WORDS = re.compile(
     r"Step |crown:|None|\b[a-z]+_[a-z_]+\b|\b[A-Z][A-Za-z]+\(|\b[a-z_]+:[0-9-]+\b|\(s\)"
+    r"|Roll the dice or draw"
 )
 TAG = re.compile(r"<[^>]*>")
 GAMES = {

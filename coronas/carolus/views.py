@@ -251,6 +251,19 @@ class StateViews:
             phase=self.phase,
         )
 
+    def chance_text(self) -> str:
+        """What the chance node being resolved decides, in words: ``"a knight is drawn for
+        region 3"``; ``""`` at a decision."""
+        if not self.is_chance_node():
+            return ""
+        if self.phase == "board":
+            return f"a knight is drawn from the bag for region {self.next_region}"
+        if self.phase == "reserve":
+            return f"player {self.drawer} draws a knight from the bag for the reserve"
+        if self.phase == "order":
+            return "the initial playing order is drawn"
+        return f"player {self.acting_player} draws a knight from the bag to replenish"
+
     def status(self) -> str:
         """One line: the round and what happens next."""
         if self.phase == "board":
