@@ -36,7 +36,7 @@ def test_chance_table_has_exact_probabilities():
         (Roll(4), F(1, 6)),
         (Roll(6), F(1, 6)),
     ]
-    assert model.status.startswith("Chance")
+    assert model.status.startswith("Roll the dice or draw: ")
 
 
 def test_typed_roll_accepts_number_or_wording_and_rejects_impossible():
@@ -137,7 +137,7 @@ def test_player_names():
     model = StepperModel(new_state(target=7), names=["Ada"])
     model.roll()
     model.play(GiveUp())
-    assert model.log[-1] == "Ada: give up" and model.status.endswith("Winner(s): Ada")
+    assert model.log[-1] == "Ada: give up" and model.status.endswith(": Ada wins")
     with pytest.raises(ValueError, match="expected 1 names, got 2"):
         StepperModel(new_state(), names=["Ada", "Bo"])
 
@@ -260,6 +260,8 @@ def test_stepper_view_saves_and_loads_with_its_buttons(tmp_path, monkeypatch):
 
     # a fresh stepper loads it: the game, the log and everything shown are the same
     other = Stepper(new_state(), seed=5, draw=False)
+    assert other.file_text.value != name  # every stepper has a file of its own
+    other.file_text.value = name
     rng = other.model.rng
     other.load_button.click()
     assert f"loaded 2 steps from {name}" in other.message.value
@@ -283,6 +285,19 @@ def test_stepper_view_saves_and_loads_with_its_buttons(tmp_path, monkeypatch):
     ]
     other.bot_button.click()
     assert len(other.state.history) == 2 and len(other.model.log) == 2
+
+
+def test_two_steppers_of_one_position_default_to_files_of_their_own(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first, second = Stepper(new_state(), draw=False), Stepper(new_state(), draw=False)
+    names = {first.file_text.value, second.file_text.value}
+    assert len(names) == 2 and all(n.startswith("saves/toy-") for n in names)
+    first.save_button.click()
+    second.save_button.click()
+    assert len(list((tmp_path / "saves").iterdir())) == 2  # neither overwrote the other
+    # the box is wide enough for the name in full (about 0.6em a character, and "File")
+    assert all(len(n) * 0.6 + 3 < 24 for n in names)
+    assert first.file_text.layout.width == "24em"
 
 
 def test_a_saved_game_loads_back_equal_with_its_rules(tmp_path):

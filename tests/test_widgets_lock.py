@@ -8,6 +8,7 @@ import re
 import pytest
 
 from coronas.hierro import Draw, Game, PlaySpy, SpyDiscard, TakeCard
+from coronas.hierro.views import card_name
 from coronas.widgets import Stepper, StepperModel
 from coronas.widgets.stepper.seats import OPEN, PASS_AND_PLAY
 
@@ -57,7 +58,7 @@ def choose(view, group, words):
 def red_holds_the_laptop(view):
     assert view.handover_button.description == "I am red, show my hand"
     view.handover_button.click()
-    assert "You are red. Loyalty card: crown:green." in view.board.value
+    assert "You are red. Loyalty card: Crown of green." in view.board.value
 
 
 # -- the widget's buttons at a locked table ------------------------------------------------
@@ -93,7 +94,7 @@ def test_save_play_to_the_end_and_load_show_no_other_seat_s_card(tmp_path):
     assert "not at a locked table" in view.message.value
     assert view.state.history == [] and not view.state.is_terminal()
     for card in OTHERS[RED]:
-        assert card not in seen(view)
+        assert card not in seen(view) and card_name(card) not in seen(view)
 
     # red plays on, then loads the save: the table is back at the hand-over screen and
     # every seat's log tells of the load
@@ -105,11 +106,11 @@ def test_save_play_to_the_end_and_load_show_no_other_seat_s_card(tmp_path):
     assert view.state.history == [] and view.model.locked
     assert "Hand the laptop to red" in view.status.value and view.board.value == ""
     for card in OTHERS[RED]:
-        assert card not in seen(view)
+        assert card not in seen(view) and card_name(card) not in seen(view)
     view.handover_button.click()
     assert "table: a saved game was loaded at action 1: it goes on from 0" in view.log.value
     for card in OTHERS[RED]:
-        assert card not in seen(view)
+        assert card not in seen(view) and card_name(card) not in seen(view)
 
 
 def test_a_file_saved_by_a_locked_table_names_no_secret_card(tmp_path):
@@ -128,7 +129,7 @@ def test_a_file_saved_by_a_locked_table_names_no_secret_card(tmp_path):
     assert re.fullmatch(r"[A-Za-z0-9_=-]+", token)  # an opaque Fernet token
     public = json.dumps(data)
     for card in (*EVERY_SECRET, drawn):
-        assert card not in public
+        assert card not in public and card_name(card) not in public
     assert data["log"] == ["red: take a political card", "chance: red draws a political card"]
     assert (data["game"], data["players"], data["steps"], data["locked"]) == ("hierro", 3, 2, True)
 
@@ -174,6 +175,65 @@ def test_undo_never_goes_back_into_another_seat_s_decision():
     view.undo_button.click()
     assert view.model.message == "only red may take back red's move"
     assert len(view.state.history) == 2
+
+
+def test_the_hand_over_screen_lets_the_last_player_take_back_a_misclick():
+    view = locked_table()
+    red_holds_the_laptop(view)
+    assert view.takeback_button.layout.display == "none"  # nothing to take back yet
+    for castle in ("Rome", "Saracens"):
+        choose(view, "Send emissary", castle)
+        view.play_button.click()
+    # red's turn is over and green's hand-over screen is up: red may still take it back
+    assert "Hand the laptop to green" in view.status.value
+    assert view.takeback_button.layout.display is None
+    assert view.takeback_button.description == "Undo: red takes back the last move"
+    view.takeback_button.click()
+    assert "undone: send an emissary to Saracens" in view.message.value
+    assert view.model.handover is None and view.model.viewer == RED
+    assert len(view.state.history) == 1 and "Bishop 1-2" in view.board.value
+    # red plays again; once green holds the laptop, red's moves are green's to respect
+    choose(view, "Send emissary", "Saracens")
+    view.play_button.click()
+    view.handover_button.click()
+    assert view.takeback_button.layout.display == "none"
+    view.undo_button.click()
+    assert view.model.message == "only red may take back red's move"
+
+
+def test_no_take_back_from_the_hand_over_screen_past_a_roll():
+    view = locked_table()
+    red_holds_the_laptop(view)
+    choose(view, "Send emissary", "Rome")
+    view.play_button.click()
+    choose(view, "Take card", "military")
+    view.play_button.click()
+    view.roll_button.click()  # red's draw ends red's turn: the card stays drawn
+    assert view.model.handover == GREEN and not view.model.may_take_back()
+    assert view.takeback_button.layout.display == "none"
+    history = list(view.state.history)
+    assert view.model.undo() is None and view.model.message == "hand the laptop to green first"
+    assert view.state.history == history
+
+
+def test_a_game_loaded_at_a_roll_shows_the_open_position(tmp_path):
+    view = locked_table()
+    red_holds_the_laptop(view)
+    choose(view, "Attack castle", "Verona")
+    view.play_button.click()
+    view.file_text.value = str(tmp_path / "at-a-roll.json")
+    view.passphrase.value = PASSPHRASE
+    view.save_button.click()
+    other = locked_table()
+    other.file_text.value = view.file_text.value
+    other.passphrase.value = PASSPHRASE
+    other.load_button.click()
+    assert other.state.is_chance_node() and other.model.holder is None
+    # nobody holds the laptop: the position every seat sees, and the roll to make
+    assert "Roll the green die for red&#x27;s assault on Verona" in other.status.value
+    assert "Decks: military" in other.board.value and "Verona" in other.board.value
+    for card in EVERY_SECRET:
+        assert card not in seen(other) and card_name(card) not in seen(other)
 
 
 def test_unlocking_is_written_in_every_seat_s_log_and_in_a_save(tmp_path):
@@ -326,7 +386,8 @@ def test_roll_bot_move_and_undo_return_only_what_the_seat_sees():
     assert model.bot_move() == "red draws a military card"
     model.set_view(RED)  # the drawer is told its card
     card = model.state.history[-1].card
-    assert model.undo() == f"red draws {card}" and model.message == f"undone: red draws {card}"
+    named = f"red draws {card_name(card)}"
+    assert model.undo() == named and model.message == f"undone: {named}"
     model.set_view(OPEN)  # a step every seat sees as it is comes back as itself
     assert model.undo() == TakeCard("military")
 
@@ -379,7 +440,7 @@ def test_a_spy_s_look_is_not_taken_back():
     state = Game(players=3, seed=1).position(hands=hands, loyalty=LOYALTY)
     model = StepperModel(state, view=PASS_AND_PLAY, lock_view=True)
     model.take_laptop()
-    assert model.play(PlaySpy(GREEN)) and "king_is_dead" in model.position_text()
+    assert model.play(PlaySpy(GREEN)) and "The King is dead" in model.position_text()
     assert model.undo() is None
     assert (
         model.message == "this move showed a secret: it stays at a locked table, as at a real table"
@@ -433,6 +494,6 @@ def test_the_load_button_opens_a_sealed_file_only_with_its_passphrase(tmp_path):
     assert "Hand the laptop to red" in view.status.value and view.board.value == ""
     view.handover_button.click()
     card = saver.state.history[-1].card
-    assert f"chance: red draws {card}" in view.log.value  # red's own draw, told to red
+    assert f"chance: red draws {card_name(card)}" in view.log.value  # red's own draw, told to red
     for secret in OTHERS[RED]:
         assert secret not in seen(view)

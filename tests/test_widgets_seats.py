@@ -5,6 +5,7 @@ widgets driven as a person would."""
 import pytest
 
 from coronas.hierro import Game, PlaySpy, SpyDiscard, TakeCard
+from coronas.hierro.views import card_name
 from coronas.widgets import Stepper, StepperModel
 from coronas.widgets.stepper.seats import OPEN, PASS_AND_PLAY
 
@@ -19,6 +20,11 @@ def hierro(**kwargs):
     state = Game(players=3, seed=1).position(hands=HANDS, loyalty=LOYALTY)
     kwargs.setdefault("seed", None if kwargs.get("lock_view") else 7)
     return StepperModel(state, **kwargs)
+
+
+def hidden(card, text):
+    """Whether ``text`` names ``card`` neither by its id nor by its printed name."""
+    return card not in text and card_name(card) not in text
 
 
 def shown(model):
@@ -61,17 +67,17 @@ def test_a_seat_sees_its_own_cards_and_none_of_the_others():
     model = hierro(view=RED)
     text = shown(model)
     for card in SECRETS[RED]:
-        assert card in text
+        assert card_name(card) in text
     for card in (*SECRETS[GREEN], "crown:red", "magyar_invasion"):
-        assert card not in text
-    assert "You are red. Loyalty card: crown:green." in text
+        assert hidden(card, text)
+    assert "You are red. Loyalty card: Crown of green." in text
     assert model.status.startswith("red to move (")
 
     model.set_view(GREEN)
     text = shown(model)
-    assert "Your initiative cards: king_is_dead, saracen_invasion." in text
+    assert "Your initiative cards: The King is dead, Saracen invasion." in text
     for card in SECRETS[RED]:
-        assert card not in text
+        assert hidden(card, text)
     # not green's move: no actions, and the status says whom it waits for
     assert model.shown_groups(model.action_groups()) == {}
     assert model.status == "Waiting for red"
@@ -82,20 +88,20 @@ def test_spy_shows_the_target_s_cards_to_its_player_only_once_played():
     state = Game(players=3, seed=1).position(hands=hands, loyalty=LOYALTY)
     model = StepperModel(state, seed=7, view=RED)
     # Before Spy is played, red's list names the targets, not their cards.
-    assert "king_is_dead" not in shown(model) and "saracen_invasion" not in shown(model)
+    assert hidden("king_is_dead", shown(model)) and hidden("saracen_invasion", shown(model))
     assert PlaySpy(GREEN) in model.state.legal_actions()
     assert model.play(PlaySpy(GREEN))
     text = shown(model)
-    assert "With Spy you see green's cards: king_is_dead, saracen_invasion." in text
+    assert "With Spy you see green's cards: The King is dead, Saracen invasion." in text
     offered = [a for group in model.shown_groups(model.action_groups()).values() for a in group]
     assert offered == [SpyDiscard("king_is_dead"), SpyDiscard("saracen_invasion")]
     model.set_view(BLUE)
-    assert "saracen_invasion" not in shown(model)
+    assert hidden("saracen_invasion", shown(model))
     model.set_view(RED)
     assert model.play(SpyDiscard("saracen_invasion"))
     model.set_view(BLUE)  # the discard is open: blue now sees which card went
-    assert model.shown_log()[-1] == "red: discard saracen_invasion from green's hand"
-    assert "king_is_dead" not in shown(model)
+    assert model.shown_log()[-1] == "red: discard Saracen invasion from green's hand"
+    assert hidden("king_is_dead", shown(model))
 
 
 def test_a_card_drawn_by_another_seat_is_not_named_nor_its_chances_listed():
@@ -103,7 +109,7 @@ def test_a_card_drawn_by_another_seat_is_not_named_nor_its_chances_listed():
     assert model.play(TakeCard("military"))
     # the draw: green is told what is drawn and by whom, but not the cards that could come,
     # and cannot type one in
-    assert model.status == "Chance: red draws a military card"
+    assert model.status == "Red draws a military card"
     assert model.state.chance_outcomes() and model.chance_table() == []
     assert not model.enter("good fortune")
     assert "hidden from this seat: use Roll" in model.message
@@ -113,14 +119,15 @@ def test_a_card_drawn_by_another_seat_is_not_named_nor_its_chances_listed():
         "red: take a military card",
         "chance: red draws a military card",
     ]
-    assert card not in shown(model)
+    assert hidden(card, shown(model))
     # red sees its card, without the chance of it (that would tell what the others hold)
     model.set_view(RED)
-    assert model.shown_log()[-1] == f"chance: red draws {card}"
-    assert f"Your initiative cards: {', '.join(sorted((*HANDS[RED], card)))}." in shown(model)
+    assert model.shown_log()[-1] == f"chance: red draws {card_name(card)}"
+    mine = ", ".join(card_name(c) for c in sorted((*HANDS[RED], card)))
+    assert f"Your initiative cards: {mine}." in shown(model)
     # the open view is as it always was: the card and its exact chance (out of 29 military)
     model.set_view(OPEN)
-    assert model.log[-1].startswith(f"chance: draw {card}  (probability ")
+    assert model.log[-1].startswith(f"chance: draw {card_name(card)}  (probability ")
     assert model.log[-1].split("probability ")[1].split(" ")[0].endswith("/29")
     # taking the draw back tells the seat no more than the log did
     model.set_view(BLUE)
@@ -133,9 +140,9 @@ def test_loyalty_cards_dealt_are_seen_only_by_their_owner():
     model.play_to_end(max_steps=12)  # main castles chosen, loyalty dealt, the first cards drawn
     log = model.shown_log()
     assert "chance: red is dealt a loyalty card" in log
-    assert f"chance: green is dealt loyalty card {model.state.loyalty[GREEN]}" in log
+    assert f"chance: green is dealt the loyalty card {card_name(model.state.loyalty[GREEN])}" in log
     assert "chance: blue draws a political card" in log
-    assert not any(model.state.loyalty[q] in line for q in (RED, BLUE) for line in log)
+    assert not any(not hidden(model.state.loyalty[q], line) for q in (RED, BLUE) for line in log)
 
 
 def test_the_odds_are_shown_only_for_the_viewing_seats_own_moves():
@@ -172,13 +179,13 @@ def test_pass_and_play_hands_the_laptop_over_between_people():
     assert model.position_text() == "" and model.shown_log() == []
     assert model.shown_groups(model.action_groups()) == {}
     assert model.take_laptop() and model.viewer == RED
-    assert "Your initiative cards: bishop:1-2, pope." in shown(model)
+    assert "Your initiative cards: Bishop 1-2, Pope." in shown(model)
     assert not model.take_laptop() and model.message == "no hand-over is due"
 
     model.play(TakeCard("military"))
     model.roll()  # red draws while holding the laptop: red sees the card at once
     card = drawn_card(model)
-    assert model.shown_log()[-1] == f"chance: red draws {card}"
+    assert model.shown_log()[-1] == f"chance: red draws {card_name(card)}"
     (send,) = [a for a in model.state.legal_actions() if "emissary to Rome" in str(a)]
     model.play(send)  # red's second action ends red's turn: green is to move
 
@@ -187,7 +194,7 @@ def test_pass_and_play_hands_the_laptop_over_between_people():
     assert model.shown_groups(model.action_groups()) == {} and not model.shows_odds()
     assert model.take_laptop() and model.holder == GREEN
     text = shown(model)
-    assert "Your initiative cards: king_is_dead, saracen_invasion." in text
+    assert "Your initiative cards: The King is dead, Saracen invasion." in text
     assert "chance: red draws a military card" in model.shown_log()
     for secret in (card, *SECRETS[RED]):
         assert secret not in text
@@ -217,7 +224,7 @@ def test_a_locked_view_cannot_be_switched():
     assert model.message == "the view is locked to pass and play"
     assert model.view == PASS_AND_PLAY and model.position_text() == ""
     assert model.set_view(PASS_AND_PLAY)  # choosing the same view again is no change
-    assert model.take_laptop() and "bishop:1-2" in shown(model)
+    assert model.take_laptop() and "Bishop 1-2" in shown(model)
     assert not model.set_view(GREEN) and model.viewer == RED
 
 
@@ -236,10 +243,10 @@ def test_stepper_view_selector_and_hand_over_screen():
     view = Stepper(state, seed=7, draw=False)
     assert view.view_select.value == OPEN
     assert [label for label, _ in view.view_select.options][-1] == "pass and play"
-    assert "crown:green" not in view.board.value  # the open view draws the whole state
+    assert hidden("crown:green", view.board.value)  # the open view draws the whole state
 
     view.view_select.value = GREEN
-    assert "You are green. Loyalty card: crown:blue." in view.board.value
+    assert "You are green. Loyalty card: Crown of blue." in view.board.value
     assert "Waiting for red" in view.status.value
     assert view.decision_box.layout.display == "none"
 
@@ -247,18 +254,18 @@ def test_stepper_view_selector_and_hand_over_screen():
     assert "Hand the laptop to red" in view.status.value
     assert view.handover_button.description == "I am red, show my hand"
     assert view.handover_button.layout.display is None and view.controls.layout.display == "none"
-    assert view.board.value == "" and "bishop" not in view.log.value
+    assert view.board.value == "" and hidden("bishop", view.log.value)
     assert view.decision_box.layout.display == "none"
     view.handover_button.click()
     assert view.controls.layout.display is None and view.handover_button.layout.display == "none"
     assert view.decision_box.layout.display is None
-    assert "Your initiative cards: bishop:1-2, pope." in view.board.value
+    assert "Your initiative cards: Bishop 1-2, Pope." in view.board.value
 
     view.group_select.value = "Take card"
     view.play_button.click()  # red takes a military card: a secret draw, only Roll offered
     assert view.chance_html.value == "" and view.outcome_select.options == ()
     assert view.outcome_rows.layout.display == "none"
-    assert "Chance: red draws a military card" in view.status.value
+    assert "Red draws a military card" in view.status.value
     view.roll_button.click()
     assert "chance: red draws " in view.log.value
 

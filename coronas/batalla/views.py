@@ -51,6 +51,20 @@ class StateViews:
             text += f" ({self.player_name(who)}, the {SIDES[self.decider]}, decides)"
         return text
 
+    def chance_text(self) -> str:
+        """What the chance node being resolved decides, in words: ``"player 2 rolls the two
+        dice"``; ``""`` at a decision."""
+        if not self.is_chance_node():
+            return ""
+        if self.phase == "rolloff":
+            return "the roll-off for the first turn: each player rolls a die"
+        who, other = self.player_name(self.player), self.player_name(1 - self.player)
+        if self.phase == "roll":
+            return f"{who} rolls the two dice"
+        if self.phase == "battle":
+            return f"the battle roll: {who} attacks {other}, each rolls a die"
+        return f"{who}'s battle against {other}: {PHASES[self.phase].split(': ', 1)[-1]}"
+
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON-ready data: the whole position.
 

@@ -15,6 +15,7 @@ from typing import Any
 from coronas.carolus import actions
 from coronas.carolus.board import neighbours, region_name
 from coronas.carolus.rules import JOKER
+from coronas.formatting import plural
 
 __all__ = ["EFFECTS", "NOBODY", "Resolution", "StateEffects", "family_controller"]
 
@@ -74,7 +75,7 @@ class Resolution:
             text = f"player {self.winner} builds a castle"
         elif self.change == "replace":
             text = (
-                f"player {self.winner} replaces {self.castles_before} castle(s) "
+                f"player {self.winner} replaces {plural(self.castles_before, 'castle')} "
                 f"of player {self.owner_before}"
             )
         elif self.change == "keep":

@@ -19,6 +19,7 @@ from typing import Any
 from coronas.carolus import actions
 from coronas.carolus.board import region_name, step
 from coronas.engine import Action
+from coronas.formatting import plural
 
 __all__ = ["StateLegality", "shown", "whole"]
 
@@ -183,7 +184,7 @@ class StateLegality:
         if whole(a.region) and a.region == dest:
             return None
         return (
-            f"{s} step(s) clockwise from region {self.emperor} lead to region "
+            f"{plural(s, 'step')} clockwise from region {self.emperor} lead to region "
             f"{dest}, not region {shown(a.region)}"
         )
 

@@ -13,6 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.board import region_name, ring_graph
+from coronas.formatting import plural
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -250,6 +251,19 @@ class StateViews:
             phase=self.phase,
         )
 
+    def chance_text(self) -> str:
+        """What the chance node being resolved decides, in words: ``"a knight is drawn for
+        region 3"``; ``""`` at a decision."""
+        if not self.is_chance_node():
+            return ""
+        if self.phase == "board":
+            return f"a knight is drawn from the bag for region {self.next_region}"
+        if self.phase == "reserve":
+            return f"player {self.drawer} draws a knight from the bag for the reserve"
+        if self.phase == "order":
+            return "the initial playing order is drawn"
+        return f"player {self.acting_player} draws a knight from the bag to replenish"
+
     def status(self) -> str:
         """One line: the round and what happens next."""
         if self.phase == "board":
@@ -272,7 +286,7 @@ class StateViews:
             return head + f"player {p} chooses a disc"
         disc = f" (disc {self.chosen[p]})"
         if self.phase == "deploy":
-            return head + f"player {p}{disc} deploys {self.left} more knight(s)"
+            return head + f"player {p}{disc} deploys {plural(self.left, 'more knight')}"
         if self.phase == "move":
             return head + f"player {p}{disc} moves the emperor"
         extra = ", assigning a joker" if self.joker else ""
@@ -402,7 +416,11 @@ def observation_text(obs: dict[str, Any]) -> str:
         name = region_name(tuple(reg["members"]))
         emperor = " (emperor)" if reg["id"] == obs["emperor"] else ""
         knights = ", ".join(f"{c} {f}" for f, c in reg["knights"].items() if c) or "no knights"
-        castles = f"; {reg['castles']} castle(s) of player {reg['owner']}" if reg["castles"] else ""
+        castles = (
+            f"; {plural(reg['castles'], 'castle')} of player {reg['owner']}"
+            if reg["castles"]
+            else ""
+        )
         lines.append(f"region {name}{emperor}: {knights}{castles}")
     if obs["phase"] == "board":
         left = ", ".join(f"{c} {f}" for f, c in obs["bag"].items() if c)
@@ -417,7 +435,7 @@ def observation_text(obs: dict[str, Any]) -> str:
         disc = f"; disc {obs['chosen'][p]}" if obs["chosen"][p] else ""
         lines.append(
             f"player {p}: court {court or 'empty'}; reserve {reserve or 'empty'}; "
-            f"{obs['castle_totals'][p]} castle(s){disc}"
+            f"{plural(obs['castle_totals'][p], 'castle')}{disc}"
         )
     free = [f for f in fams if obs["control"][f] is None]
     if free:

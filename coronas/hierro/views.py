@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from html import escape
 from typing import Any
@@ -23,16 +24,84 @@ from coronas.hierro.actions import (
     DealLoyalty,
     Draw,
     Keep,
+    PlayBishop,
     PlayCavalryCharge,
     PlayGoodFortune,
+    PlayLoyalVassal,
+    PlaySecretPact,
     PlaySpy,
     Recruit,
     RequestSupport,
     Roll,
     SpyDiscard,
 )
+from coronas.hierro.rules import card_kind
 
-__all__ = ["StateViews"]
+__all__ = ["StateViews", "card_name"]
+
+# The cards as the rulebook prints them (a numbered card adds its shields: "Bishop 2-3").
+_CARD_NAMES = {
+    "good_fortune": "Good fortune",
+    "cavalry_charge": "Cavalry charge",
+    "forced_march": "Forced march",
+    "resistance": "Resistance",
+    "loyal_vassal": "Loyal vassal",
+    "bishop": "Bishop",
+    "pope": "Pope",
+    "king_is_dead": "The King is dead",
+    "spy": "Spy",
+    "magyar_invasion": "Magyar invasion",
+    "saracen_invasion": "Saracen invasion",
+    "secret_pact": "Secret pact",
+    "hostage": "Hostage",
+    "self": "Sole legitimate King",
+}
+_CARD_ID = re.compile(r"\bcrown:[a-z]+\b|\b(?:" + "|".join(_CARD_NAMES) + r")(?::[0-9-]+)?\b")
+
+# The steps before and between turns, as the rulebook's set-up names them.
+_STEP_NAMES = {
+    "choose_castle": "Choosing main castles",
+    "tile": "Placing the castle tiles",
+    "loyalty": "Dealing the loyalty cards",
+    "draw": "Drawing initiative cards",
+    "keep": "Keeping initiative cards",
+}
+
+
+_FIGHTS = {"castle": "assault", "diplomacy": "request for support", "battle": "battle"}
+
+
+_CELL = "style='padding:1px 6px;text-align:left'"
+
+
+def _swatch(colour: str) -> str:
+    """A small square of ``colour`` (a CSS colour name: the players' and the bands')."""
+    return (
+        f"<span style='display:inline-block;width:0.8em;height:0.8em;background:{colour};"
+        "border:1px solid #444;vertical-align:middle'></span>"
+    )
+
+
+def card_name(card: str | None) -> str:
+    """A card id by its printed name: ``"crown:green"`` is ``"Crown of green"``,
+    ``"bishop:2-3"`` ``"Bishop 2-3"``, ``"loyal_vassal:1"`` ``"Loyal vassal 1"``, the
+    self-declaration card ``"Sole legitimate King"``; None (no card) is ``"none"``."""
+    if card is None:
+        return "none"
+    if card.startswith("crown:"):
+        return f"Crown of {card.split(':', 1)[1]}"
+    name = _CARD_NAMES.get(card_kind(card), card)
+    _, _, shields = card.partition(":")
+    return f"{name} {shields}" if shields else name
+
+
+def _names(cards: list[str]) -> str:
+    return ", ".join(card_name(c) for c in cards) or "none"
+
+
+def _named(text: str) -> str:
+    """``text`` with every card id in it by its printed name."""
+    return _CARD_ID.sub(lambda m: card_name(m.group(0)), text)
 
 
 class StateViews:
@@ -100,14 +169,18 @@ class StateViews:
                 f"{mine} against {theirs} ({mc} die against {tc} die)"
             )
         if isinstance(action, SpyDiscard) and self.spied is not None:
-            return f"discard {action.card} from {self.colour(self.spied)}'s hand"
+            return f"discard {card_name(action.card)} from {self.colour(self.spied)}'s hand"
+        if isinstance(action, PlayLoyalVassal):
+            return f"play {card_name(action.card)} at {action.castle}"
+        if isinstance(action, PlayBishop | PlaySecretPact):
+            return f"play {card_name(action.card)}"
         if isinstance(action, Roll) and self.fight is not None:
             roller = self.colour(self.fight["roller"])
             return f"{roller} rolls {action.value} on the {self._roll_colour()} die"
         if isinstance(action, Recruit) and p >= 0:
             n = min(r.recruit_size(self.legit[p]), self.pawns[p])
             return f"recruit {n} {'army' if n == 1 else 'armies'} at {action.castle}"
-        text = str(action)
+        text = _named(str(action))
         for q in range(self.num_players):
             text = text.replace(f"player {q}", self.colour(q))
         return text
@@ -116,7 +189,7 @@ class StateViews:
         """:meth:`describe` as seat ``viewer`` sees ``action`` played here (None: an onlooker
         who holds no seat): a card drawn, a loyalty card dealt or a card kept by another
         player is not named (``"green draws a political card"``, ``"green is dealt a loyalty
-        card"``, ``"keep a card"``); the drawer sees its card (``"green draws spy"``).
+        card"``, ``"keep a card"``); the drawer sees its card (``"green draws Spy"``).
         Everything else every player sees as :meth:`describe` words it."""
         step = self.step
         if isinstance(action, Draw) and step == "draw" and self.queue:
@@ -124,12 +197,12 @@ class StateViews:
             where = "" if self.into == "hand" else " to look at"
             if viewer != p:
                 return f"{self.colour(p)} draws a {deck} card{where}"
-            return f"{self.colour(p)} draws {action.card}{where}"
+            return f"{self.colour(p)} draws {card_name(action.card)}{where}"
         if isinstance(action, DealLoyalty) and step == "loyalty" and None in self.loyalty:
             p = self.loyalty.index(None)
             if viewer != p:
                 return f"{self.colour(p)} is dealt a loyalty card"
-            return f"{self.colour(p)} is dealt loyalty card {action.card}"
+            return f"{self.colour(p)} is dealt the loyalty card {card_name(action.card)}"
         if isinstance(action, Keep) and step == "keep" and viewer != self.keeper:
             return "keep a card"
         return self.describe(action)
@@ -165,6 +238,46 @@ class StateViews:
         rolled = f["d"] if f["kind"] == "battle" and f["stage"] == "dfn" else f["a"]
         return f"{what}: {roller} rolled {rolled}{need}; reroll with a shield or keep it"
 
+    def phase_text(self) -> str:
+        """The set-up step under way and who acts in it, as the rulebook words it:
+        ``"Choosing main castles: blue chooses"``, ``"Drawing initiative cards: green draws
+        a political card"``; a draw in a turn is named by the turn (``"Turn 5 (round 2)"``)."""
+        name = _STEP_NAMES.get(self.step, self.step)
+        if self.step in ("draw", "keep") and self.after not in ("start", "draft"):
+            name = self._turn_text()
+        cp = self._current_player()
+        who = self.colour(cp) if cp >= 0 else ""
+        if self.step == "choose_castle":
+            return f"{name}: {who} chooses"
+        if self.step == "tile":
+            return f"{name}: {who} places a tile"
+        if self.step == "keep":
+            return f"{name}: {who} chooses {plural(self.keep_left, 'card')} to keep"
+        return f"{name}: {self.chance_text()}"
+
+    def chance_text(self) -> str:
+        """What the chance node being resolved decides, as an onlooker sees it: ``"Roll the
+        red die for red's assault on Parma: needs 5"``, ``"green draws a political card"``,
+        ``"blue is dealt a loyalty card"``; ``""`` when nothing is being rolled or drawn."""
+        if self._current_player() != -1:
+            return ""
+        if self.step == "draw" and self.queue:
+            p, deck = self.queue[0]
+            return f"{self.colour(p)} draws a {deck} card"
+        if self.step == "loyalty" and None in self.loyalty:
+            return f"{self.colour(self.loyalty.index(None))} is dealt a loyalty card"
+        f = self.fight
+        if f is None:
+            return ""
+        att, roller, where = self.colour(f["att"]), self.colour(f["roller"]), f["where"]
+        if f["kind"] == "battle":
+            what = f"{roller} in the battle of {att} against {self.colour(f['dfn'])} at {where}"
+            need = f": needs more than {f['a']}" if f["stage"] == "dfn" else ""
+        else:
+            kind = "assault on" if f["kind"] == "castle" else "request for the support of"
+            what, need = f"{att}'s {kind} {where}", f": needs {f['target']}"
+        return f"Roll the {self._roll_colour()} die for {what}{need}"
+
     def summary(self) -> list[str]:
         """The position as lines of text (also ``str(state)``)."""
         r = self.rules
@@ -184,9 +297,9 @@ class StateViews:
                 f"{self.colour(self.spied)} and chooses one of their cards to discard."
             )
         else:
-            cp = self._current_player()
-            who = "chance" if cp < 0 else self.colour(cp)
-            lines.append(f"Step {self.step}: {who} to move.")
+            lines.append(f"{self.phase_text()}.")
+        over = self.step == "over"
+        totals = [s["total"] for s in self.scores()] if over else self.vp
         for p in range(self.num_players):
             castles = (
                 ", ".join(c + ("*" if self.troops.get(c) else "") for c in self.castles_of(p))
@@ -194,9 +307,10 @@ class StateViews:
             )
             armies = ", ".join(f"{c} {a[p]}" for c, a in sorted(self.armies.items()) if p in a)
             lines.append(
-                f"{self.colour(p)}: legitimacy {self.legit[p]} ({self.band(p)}), "
+                f"{self.colour(p)}: legitimacy {self.legit[p]} ({self.band(p)} band), "
                 f"{plural(self.shields[p], 'shield')}, {plural(len(self.hands[p]), 'card')}, "
-                f"VP {self.vp[p]}; castles {castles}; armies {armies or 'none'}; "
+                f"{'score' if over else 'VP'} {totals[p]}; castles {castles}; "
+                f"armies {armies or 'none'}; "
                 f"{plural(self.hand_em[p], 'emissary', 'emissaries')} in hand"
             )
         ems = [
@@ -229,13 +343,22 @@ class StateViews:
             f"{sum(self.decks['political'].values())}; shields in supply {self.supply}; "
             f"crown at {r.crown}."
         )
+        if over:
+            lines.append(self.loyalty_text() + ".")
         if self.fight is not None and self.fight["a"] is not None:
             f = self.fight
             lines.append(
-                f"Roll in progress: {f['kind']} at {f['where']}, rolled {f['a']}"
+                f"Roll in progress: {_FIGHTS[f['kind']]} at {f['where']}, rolled {f['a']}"
                 + (f" against {f['d']}" if f["d"] is not None else "")
             )
         return lines
+
+    def loyalty_text(self) -> str:
+        """Every loyalty card by name (shown once the game is over): ``"Loyalty cards: red
+        Crown of green, green Crown of red, blue Sole legitimate King"``."""
+        return "Loyalty cards: " + ", ".join(
+            f"{self.colour(q)} {card_name(card)}" for q, card in enumerate(self.loyalty)
+        )
 
     def __str__(self) -> str:
         return "\n".join(self.summary())
@@ -348,14 +471,16 @@ class StateViews:
         obs = self.observation(player)
         me = self.colour(player)
         lines = list(self.summary())
-        lines.append(f"You are {me}. Loyalty card: {obs['loyalty'] or 'not dealt yet'}.")
-        lines.append(f"Your initiative cards: {', '.join(obs['hand']) or 'none'}.")
+        over = self.step == "over"
+        dealt = card_name(obs["loyalty"]) if obs["loyalty"] or over else "not dealt yet"
+        lines.append(f"You are {me}. Loyalty card: {dealt}.")
+        lines.append(f"Your initiative cards: {_names(obs['hand'])}.")
         if obs["looking"]:
-            lines.append(f"Cards you are looking at: {', '.join(obs['looking'])}.")
+            lines.append(f"Cards you are looking at: {_names(obs['looking'])}.")
         if obs["spied_hand"] is not None:
             lines.append(
                 f"With Spy you see {self.colour(obs['spied'])}'s cards: "
-                f"{', '.join(obs['spied_hand'])}."
+                f"{_names(obs['spied_hand'])}."
             )
         others = [
             f"{self.colour(q)} {k}" for q, k in enumerate(obs["looking_sizes"]) if k and q != player
@@ -365,61 +490,68 @@ class StateViews:
         if obs["discards"]:
             lines.append(
                 "Played or discarded: "
-                + ", ".join(f"{c} x{k}" for c, k in obs["discards"].items())
+                + ", ".join(f"{card_name(c)} x{k}" for c, k in obs["discards"].items())
                 + "."
             )
         lines.append(
             f"Cards you cannot see (decks and other hands): {sum(obs['unseen'].values())}."
         )
-        if self.step == "over":
-            lines.append(
-                "Loyalty cards: "
-                + ", ".join(
-                    f"{self.colour(q)} {card}" for q, card in enumerate(obs["loyalty_cards"])
-                )
-                + "."
-            )
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        """A table of the players (Jupyter); ``draw_board(state=...)`` draws the map."""
-        head = escape(self.summary()[0])
-        cells = (
-            "player",
-            "legitimacy",
-            "shields",
-            "cards",
-            "VP",
-            "castles",
-            "armies",
-            "emissaries",
-        )
+    def players_html(self) -> str:
+        """The players as a small HTML table, one row each with a swatch of its colour:
+        legitimacy and its band, shields, cards held, VP (the score once the game is over),
+        castles, armies and emissaries in hand; what every player sees."""
+        over = self.step == "over"
+        totals = [s["total"] for s in self.scores()] if over else self.vp
+        cells = ("player", "legitimacy", "shields", "cards", "score" if over else "VP")
+        cells += ("castles", "armies", "emissaries")
         rows = []
         for p in range(self.num_players):
             castles = ", ".join(c + ("*" if self.troops.get(c) else "") for c in self.castles_of(p))
             armies = ", ".join(f"{c} {a[p]}" for c, a in sorted(self.armies.items()) if p in a)
             marker = " &#9654;" if p == self._current_player() else ""
             values = (
-                f"<b>{escape(self.colour(p))}</b>{marker}",
-                f"{self.legit[p]} ({self.band(p)})",
+                f"{_swatch(self.colour(p))} <b>{escape(self.colour(p))}</b>{marker}",
+                f"{self.legit[p]} {_swatch(self.band(p))} {self.band(p)} band",
                 self.shields[p],
                 len(self.hands[p]),
-                self.vp[p],
+                f"<b>{totals[p]}</b>" if over else totals[p],
                 escape(castles or "-"),
                 escape(armies or "-"),
                 f"{self.hand_em[p]} in hand",
             )
-            rows.append("<tr>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
+            rows.append("<tr>" + "".join(f"<td {_CELL}>{v}</td>" for v in values) + "</tr>")
+        return (
+            "<table style='border-collapse:collapse'><tr>"
+            + "".join(f"<th {_CELL}>{c}</th>" for c in cells)
+            + "</tr>"
+            + "".join(rows)
+            + "</table>"
+        )
+
+    def observation_html(self, player: int) -> str:
+        """:meth:`observation_text` as HTML: the players' table, the open lines, then what
+        ``player`` alone sees (its loyalty card and hand) in bold."""
+        public = self.summary()
+        private = self.observation_text(player).splitlines()[len(public) :]
+        rest = "".join(f"<li>{escape(line)}</li>" for line in public[1 + self.num_players :])
+        mine = "".join(f"<li><b>{escape(line)}</b></li>" for line in private)
+        return (
+            f"<div><b>{escape(public[0])}</b>{self.players_html()}"
+            f"<ul style='margin:0.3em 0'>{rest}</ul><ul style='margin:0.3em 0'>{mine}</ul></div>"
+        )
+
+    def _repr_html_(self) -> str:
+        """A table of the players (Jupyter); ``coronas.plotting.hierro.draw_board(state=...)``
+        draws the map."""
+        head = escape(self.summary()[0])
         extra = "".join(
             f"<li>{escape(line)}</li>" for line in self.summary()[1 + self.num_players :]
         )
         return (
-            f"<div><b>Corona de Hierro</b>: {head}<table><tr>"
-            + "".join(f"<th>{c}</th>" for c in cells)
-            + "</tr>"
-            + "".join(rows)
-            + f"</table><ul>{extra}</ul><small>* troops inside; "
-            "coronas.plotting.hierro.draw_board(state=...) draws the map</small></div>"
+            f"<div><b>Corona de Hierro</b>: {head}{self.players_html()}<ul>{extra}</ul>"
+            "<small>* troops inside</small></div>"
         )
 
     def graph(self) -> nx.Graph:

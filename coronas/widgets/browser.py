@@ -302,7 +302,8 @@ class StepperOnPage:
 
     def __init__(self, page: Any, index: int = 0):
         self.page = page
-        page.locator("button", has_text="Undo").first.wait_for(timeout=30_000)
+        undo = page.locator("button").filter(has_text=re.compile(r"^\s*Undo\s*$"))
+        undo.first.wait_for(timeout=30_000)
         # Buttons that are hidden (Roll at a decision) leave the accessibility tree, so the
         # steppers are found once, in the page, and pinned with an attribute.
         count = page.evaluate(_MARK_STEPPERS)

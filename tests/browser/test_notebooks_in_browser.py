@@ -73,7 +73,8 @@ def test_stepper_plays_an_action_and_rolls_the_dice(lab, page):
     attack = stepper.choose_kind("Attack castle")
     before, after = stepper.play()
     assert attack.split("(")[0].strip() in after.log
-    assert after.status.startswith("Chance") and stepper.at_chance_node()
+    assert after.status.startswith("Roll the yellow die for red's assault on Verona: needs 5")
+    assert stepper.at_chance_node()
     # the 2 armies left at Verona roll the yellow die; its left banner is a 5
     assert "red attacks the castle of Verona: red rolls the yellow die, needs 5+" in after.status
     odds_shown = widget_text(stepper.root.locator("table").last)

@@ -28,7 +28,7 @@ from coronas.widgets.browser import (
 )
 from tests.browser.test_notebooks_in_browser import _require_browser
 
-SEED = 9  # the game's and the stepper's: red is dealt crown:green, not its own crown
+SEED = 9  # the game's and the stepper's: red is dealt the Crown of green, not its own
 NOTEBOOK = "seats.ipynb"
 CELLS = [
     "from coronas.hierro import Game\nfrom coronas.widgets import Stepper",
@@ -38,6 +38,8 @@ CELLS = [
     # 1: pass and play, every seat a person
     f"Stepper(Game(players=3, seed={SEED}).new_initial_state(), seed={SEED}, view='pass',"
     " humans=[0, 1, 2])",
+    # 2: an open view of the same position as 0, played to its end by the test
+    f"Stepper(Game(players=3, seed={SEED}).new_initial_state(), seed={SEED})",
 ]
 NAMES = ["red", "green", "blue"]
 WAIT_S = 30
@@ -64,7 +66,7 @@ def _loyalty_cards() -> list[str]:
         model.roll()
     cards = []
     for seat in range(3):
-        found = re.search(r"Loyalty card: (\S+)\.", model.state.observation_text(seat))
+        found = re.search(r"Loyalty card: ([^.]+)\.", model.state.observation_text(seat))
         assert found, model.state.observation_text(seat)
         cards.append(found.group(1))
     return cards
@@ -99,7 +101,7 @@ def _hand_over(stepper: StepperOnPage, name: str) -> None:
     and wait for the seat's own view."""
     _shows(stepper, stepper.status, f"Hand the laptop to {name}")
     button = stepper.root.locator("button", has_text="show my hand")
-    undo = stepper.root.locator("button", has_text="Undo")
+    undo = stepper.root.locator("button").filter(has_text=re.compile(r"^\s*Undo\s*$"))
     _until(
         stepper,
         lambda: (
@@ -121,7 +123,7 @@ def _hand_over(stepper: StepperOnPage, name: str) -> None:
 
 def test_pass_and_play_shows_each_seat_only_its_own_secrets(lab):
     cards = _loyalty_cards()
-    assert len(set(cards)) == 3 and cards[0] != "crown:red", cards
+    assert len(set(cards)) == 3 and cards[0] != "Crown of red", cards
     with chromium_page(viewport=(1280, 1100)) as page:
         run_all_cells(page, lab, NOTEBOOK, timeout_s=120)
         passed = StepperOnPage(page, 1)
@@ -138,16 +140,17 @@ def test_pass_and_play_shows_each_seat_only_its_own_secrets(lab):
 
         # The set-up draws, rolled while blue holds the laptop: no outcome is listed (their
         # chances would tell the hands), and red's and green's are logged unnamed.
-        status = _shows(passed, passed.status, "Chance: red is dealt a loyalty card")
+        status = _shows(passed, passed.status, "Red is dealt a loyalty card")
         take = passed.root.locator("button", has_text="Take this outcome")
         for _ in range(9):  # a loyalty card, a political and a military card each
-            assert status.startswith("Chance: "), status
+            assert re.match(r"^(Red|Green|Blue) (is dealt|draws) a ", status), status
             _until(
                 passed,
                 lambda: passed.at_chance_node() and not take.is_visible(),
                 "only the seeded Roll offered",
             )
-            assert passed.root.locator("table").count() == 0, "outcomes listed at a draw"
+            outcomes = passed.root.locator("table", has_text="outcome")  # not the players'
+            assert outcomes.count() == 0, "outcomes listed at a draw"
             passed.roll_button.click()
             _until(passed, lambda old=status: _text(passed.status) != old, "rolled")
             status = _text(passed.status)
@@ -159,7 +162,7 @@ def test_pass_and_play_shows_each_seat_only_its_own_secrets(lab):
         board = _shows(passed, passed.board, f"You are red. Loyalty card: {cards[0]}.")
         for card in cards[1:]:
             assert card not in board, f"red is shown {card}, another seat's loyalty card"
-        log = _shows(passed, passed.log, f"chance: red is dealt loyalty card {cards[0]}")
+        log = _shows(passed, passed.log, f"chance: red is dealt the loyalty card {cards[0]}")
         assert "chance: green is dealt a loyalty card" in log, log
         assert "chance: blue is dealt a loyalty card" in log, log
         assert not any(card in log for card in cards[1:]), log
@@ -191,3 +194,59 @@ def test_a_seat_view_waits_for_the_other_seats(lab):
         )
         _shows(seat, seat.board, "You are red.")
         _shows(seat, seat.log, "red: choose")
+
+
+def test_the_hand_over_screen_offers_the_last_player_an_undo(lab):
+    with chromium_page(viewport=(1280, 1100)) as page:
+        run_all_cells(page, lab, NOTEBOOK, timeout_s=120)
+        passed = StepperOnPage(page, 1)
+        _hand_over(passed, "red")
+        _until(passed, passed.at_decision, "red's actions shown")
+        passed.play_button.click()  # red chooses its main castle: green's hand-over
+        _shows(passed, passed.status, "Hand the laptop to green")
+        back = passed.root.locator("button", has_text="Undo: red takes back the last move")
+        _until(passed, back.is_visible, "red's Undo on green's hand-over screen")
+        assert _text(passed.board) == "" and _text(passed.log) == ""
+        back.click()
+        # red holds the laptop again, at its own decision, its castle not chosen
+        _shows(passed, passed.status, "red to move")
+        _shows(passed, passed.board, "You are red.")
+        _until(passed, lambda: _text(passed.log) == "", "red's choice taken back")
+        _until(passed, passed.at_decision, "red's actions shown again")
+        _until(passed, lambda: not back.is_visible(), "the take-back gone with the screen")
+
+
+def test_the_game_over_screen_reads_like_the_rulebook(lab):
+    with chromium_page(viewport=(1280, 1100)) as page:
+        run_all_cells(page, lab, NOTEBOOK, timeout_s=120)
+        stepper = StepperOnPage(page, 2)
+        stepper.root.locator("button", has_text="Play to the end").click()
+        _shows(stepper, stepper.status, "Game over after")
+        results = stepper.root.locator("xpath=./div[contains(@class, 'widget-html')]").nth(-2)
+        scores = _shows(stepper, results, "Scores:")
+        shown = " ".join(_text(part) for part in (stepper.status, stepper.board, results))
+        for word in ("Step ", "crown:", "None", "(s)", "not dealt yet"):
+            assert word not in shown, (word, shown)
+        # the same game in plain Python, played by the same seeded bots and dice
+        model = StepperModel(Game(players=3, seed=SEED).new_initial_state(), seed=SEED)
+        model.play_to_end()
+        state = model.state
+        for p, score in enumerate(state.scores()):
+            assert f"{state.colour(p)}: {score['total']}" in scores, scores
+        assert "Loyalty cards: " in _text(stepper.board)
+
+
+def test_two_steppers_of_one_position_save_to_files_of_their_own(lab):
+    with chromium_page(viewport=(1280, 1100)) as page:
+        run_all_cells(page, lab, NOTEBOOK, timeout_s=120)
+        inputs = [
+            StepperOnPage(page, index)
+            .root.locator(".widget-text", has_text="File")
+            .locator("input")
+            for index in (0, 2)  # the same seeded position, made one after the other
+        ]
+        files = [box.input_value() for box in inputs]
+        assert files[0] != files[1] and all(f.startswith("saves/hierro-") for f in files), files
+        for box in inputs:  # shown in full: the box is wider than the name
+            width = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
+            assert width[0] <= width[1], (box.input_value(), width)

@@ -37,7 +37,7 @@ def test_action_labels_read_as_the_rulebook_speaks():
 
 def test_text_rendering_lists_regions_courts_and_status():
     text = str(sample_state())
-    assert "round 1: player 0 (disc 2) deploys 3 more knight(s)" in text
+    assert "round 1: player 0 (disc 2) deploys 3 more knights" in text
     assert "14+15+1 E" in text and "5+6" in text
     assert "2 of player 0" in text and "1 of player 1" in text
     lines = {

@@ -225,7 +225,7 @@ def test_spy():
     assert s.legal_actions() == [SpyDiscard("hostage"), SpyDiscard("pope")]
     assert_illegal(s, SpyDiscard("spy"), "green holds no spy card")
     assert_illegal(s, PlayPope(), "red must first choose which of green's cards to discard")
-    assert s.describe(SpyDiscard("hostage")) == "discard hostage from green's hand"
+    assert s.describe(SpyDiscard("hostage")) == "discard Hostage from green's hand"
     s.apply(SpyDiscard("hostage"))
     assert s.hands == [(), ("pope",), ()]
     assert s.discards == {"spy": 1, "hostage": 1}

@@ -130,9 +130,10 @@ def test_loyalty_cards_are_shown_at_the_end():
 def test_observation_text_names_own_cards_only():
     s = position(hands=[("spy",), ("king_is_dead",), ()], loyalty=["self", "crown:red", None])
     text = s.observation_text(RED)
-    assert "You are red. Loyalty card: self." in text
-    assert "Your initiative cards: spy." in text
-    assert "king_is_dead" not in text and "crown:red" not in text
+    assert "You are red. Loyalty card: Sole legitimate King." in text
+    assert "Your initiative cards: Spy." in text
+    for hidden in ("king_is_dead", "The King is dead", "crown:red", "Crown of red"):
+        assert hidden not in text
 
 
 def test_observation_refuses_a_seat_not_in_play():
@@ -206,8 +207,8 @@ def test_spy_names_its_target_and_shows_the_cards_only_once_played():
     assert s.observation(RED)["spied_hand"] == ["king_is_dead", "pope"]
     assert s.observation(BLUE)["spied_hand"] is None
     assert s.observation(GREEN)["spied"] == GREEN
-    assert "With Spy you see green's cards: king_is_dead, pope." in s.observation_text(RED)
-    assert "king_is_dead" not in s.observation_text(BLUE)
+    assert "With Spy you see green's cards: The King is dead, Pope." in s.observation_text(RED)
+    assert "The King is dead" not in s.observation_text(BLUE)
     s.apply(SpyDiscard("pope"))
     assert s.hands[GREEN] == ("king_is_dead",)
     assert s.discards == {"spy": 1, "pope": 1}

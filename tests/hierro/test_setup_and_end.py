@@ -270,7 +270,8 @@ def test_text_and_html_summaries():
     assert "red to play, 2 actions left" in text and "castles Verona*" in text
     assert "Trento 2" in text
     html = s._repr_html_()
-    assert "<td><b>red</b> &#9654;</td>" in html and "Verona*" in html
+    assert "<b>red</b> &#9654;</td>" in html and "Verona*" in html
+    assert "background:red" in html  # red's swatch (and the red band's)
 
 
 def test_keep_refusal_names_the_card():

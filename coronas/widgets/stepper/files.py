@@ -3,7 +3,7 @@ table's sealed under a passphrase, :mod:`~coronas.widgets.stepper.sealed`)."""
 
 from __future__ import annotations
 
-import hashlib
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,11 +19,17 @@ SAVES = "saves"  # the folder steppers save to by default (git ignores it)
 
 
 def default_save_path(state: State) -> str:
-    """Where a stepper saves by default: ``saves/<game>-<digest>.json`` in a folder git
-    ignores, named after the game and its starting position, so two steppers of a notebook
-    save to different files and a fresh stepper of the same position loads the same one."""
-    digest = hashlib.sha1(state.to_json().encode()).hexdigest()[:8]
-    return f"{SAVES}/{state.game.name}-{digest}.json"
+    """Where a stepper saves by default: ``saves/<game>-<token>.json`` in a folder git
+    ignores, named after the game and a random token that no file there and no other
+    stepper of this session has, so no two steppers share a file, even of one position."""
+    while True:
+        path = f"{SAVES}/{state.game.name}-{secrets.token_hex(4)}.json"
+        if path not in _GIVEN and not Path(path).exists():
+            _GIVEN.add(path)
+            return path
+
+
+_GIVEN: set[str] = set()  # the default files given to this session's steppers
 
 
 def _steps(state: State) -> str:

@@ -9,15 +9,15 @@ from typing import Any
 
 from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State
 from coronas.engine.advice import Odds
-from coronas.widgets._render import fraction_text
 from coronas.widgets.stepper.files import SaveLoad
-from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
+from coronas.widgets.stepper.odds import PositionOdds, odds_phrase, readable
 from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
 from coronas.widgets.stepper.sealed import Table
 from coronas.widgets.stepper.seats import (
     OPEN,
     LogEntry,
     SeatViews,
+    chance_status,
     describe_for,
     reveals,
     secret_chance,
@@ -140,10 +140,11 @@ class StepperModel(SeatViews, SaveLoad):
             return seat
         player = self.state.current_player
         if player == TERMINAL:
-            winners = ", ".join(self.player_name(p) for p in self.state.winners())
-            return f"Game over after {len(self.state.history)} steps. Winner(s): {winners}"
+            won = [self.player_name(p) for p in self.state.winners()]
+            who = f"{won[0]} wins" if len(won) == 1 else f"{' and '.join(won)} share the win"
+            return f"Game over after {len(self.state.history)} steps: {who}"
         if player == CHANCE:
-            return f"Chance: roll or draw ({len(self.chance_table())} possible outcomes)"
+            return chance_status(self.state)
         return f"{self.player_name(player)} to move ({len(self.state.legal_actions())} choices)"
 
     @property
@@ -180,15 +181,17 @@ class StepperModel(SeatViews, SaveLoad):
             return None
         return self._odds.get(self.state)
 
-    def odds_text(self, action: Any = None) -> str:
+    def odds_text(self, action: Any = None, exact: bool = False) -> str:
         """The odds of ``action`` in words (``19/27 (70.37%) to take the castle``); without
         one, of the roll being made or the choice at hand, with what they are about
-        (``attack Verona: this roll: ...``); ``""`` when no dice are involved."""
+        (``attack Verona: this roll: ...``); ``""`` when no dice are involved. A fraction
+        too long to read is given as its percentage, unless ``exact``
+        (:func:`~coronas.widgets.stepper.odds.readable`)."""
         if action is None:
             odds = self.pending_odds()
-            return odds_phrase(odds, subject=True) if odds is not None else ""
+            return odds_phrase(odds, subject=True, exact=exact) if odds is not None else ""
         odds = self.action_odds(action)
-        return odds_phrase(odds) if odds is not None else ""
+        return odds_phrase(odds, exact=exact) if odds is not None else ""
 
     def results(self) -> list[tuple[str, Any]] | None:
         """(player, score) pairs once the game is over; before, in a seat's view, the public
@@ -211,7 +214,7 @@ class StepperModel(SeatViews, SaveLoad):
         note = ""
         if player == CHANCE:
             p = dict((str(o), q) for o, q in state.chance_outcomes()).get(str(action))
-            note = f"  (probability {fraction_text(p)})" if p else ""
+            note = f"  (probability {readable(p)})" if p else ""
         hidden = describe_for(state, action, None)
         shows = reveals(state, action)
         if hidden == plain and not (player == CHANCE and secret_chance(state)):
@@ -336,7 +339,8 @@ class StepperModel(SeatViews, SaveLoad):
         shown: Any = action
         if len(self._entries) > len(self.state.history):
             shown = self.shown_step(self._entries.pop(), action)
-        self.message = f"undone: {shown}"
+        # in the game's words, as the step was worded where it was played (here again)
+        self.message = f"undone: {self.state.describe(shown) if shown is action else shown}"
         return shown
 
     def load(self, path: Any, passphrase: str | None = None) -> bool:

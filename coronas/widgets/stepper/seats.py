@@ -33,6 +33,7 @@ __all__ = [
     "PASS_AND_PLAY",
     "LogEntry",
     "SeatViews",
+    "chance_status",
     "describe_for",
     "reveals",
     "secret_chance",
@@ -66,6 +67,17 @@ def reveals(state: State, action: Any) -> tuple[int, ...]:
     player), else none."""
     shown = getattr(state, "reveals", None)
     return tuple(shown(action)) if callable(shown) else ()
+
+
+def chance_status(state: State) -> str:
+    """What the chance node being resolved decides, as every seat may read it: the game's
+    ``chance_text`` (``"Roll the red die for red's assault on Parma: needs 5"``, ``"Green
+    draws a political card"``) if it has one, else how many outcomes it has."""
+    worded = getattr(state, "chance_text", None)
+    text = worded() if callable(worded) else ""
+    if not text:
+        return f"Roll the dice or draw: {len(state.chance_outcomes())} possible outcomes"
+    return text[0].upper() + text[1:]
 
 
 def secret_chance(state: State) -> bool:
@@ -194,6 +206,17 @@ class SeatViews:
             return player
         return None
 
+    def may_take_back(self) -> bool:
+        """On the hand-over screen, whether the seat still holding the laptop may take back
+        the move it just made, as at a table before the next player acts: only when that move
+        was the last step (nothing rolled or drawn, no other seat acted since) and showed it
+        no secret. :meth:`undo <coronas.widgets.stepper.StepperModel.undo>` then gives it
+        the laptop back at its own decision."""
+        if self.handover is None or self.holder is None or not self._entries:
+            return False
+        last = self._entries[-1]
+        return last.actor == self.holder and self.holder not in last.shows
+
     def take_laptop(self, pin: str = "") -> bool:
         """The seat the laptop was handed to takes it and sees its own position and secrets;
         with its ``pin`` if it set one (:meth:`set_pin`). False, with the reason, if no
@@ -259,7 +282,7 @@ class SeatViews:
         if not self.locked:
             return None
         seat = self.handover
-        if seat is not None:
+        if seat is not None and not (undoing and self.may_take_back()):
             return f"hand the laptop to {self.player_name(seat)} first"
         if not undoing or not self._entries:
             return None
@@ -323,19 +346,22 @@ class SeatViews:
             return f"Hand the laptop to {self.player_name(seat)}"
         player = state.current_player
         if player == CHANCE and not self._sees_chance():
-            first = state.chance_outcomes()[0][0]
-            return f"Chance: {describe_for(state, first, None)}"
+            return chance_status(state)
         if player >= 0 and player != self.viewer:
             return f"Waiting for {self.player_name(player)}"
         return ""
 
     def position_text(self) -> str | None:
         """The position as the viewer may see it: None in the open view (the whole state is
-        drawn), ``""`` behind the hand-over screen or before anyone holds the laptop."""
+        drawn), ``""`` behind the hand-over screen; in pass and play before anyone holds the
+        laptop (at a roll after a Load), what every seat sees: ``str(state)``, which in
+        these games shows no secret."""
         if self.is_open:
             return None
-        if self.viewer is None or self.handover is not None:
+        if self.handover is not None:
             return ""
+        if self.viewer is None:  # pass and play before anyone took the laptop: what all see
+            return str(self.state)
         return self.state.observation_text(self.viewer)
 
     def shown_situation(self, situation: str) -> str:

@@ -7,15 +7,23 @@ from html import escape
 from typing import Any
 
 from coronas.engine import CHANCE, State
-from coronas.formatting import plural, score_text
+from coronas.formatting import percent, plural, score_text
 from coronas.widgets._render import PlainTextFallback, figure_html, find_drawer, state_html
 from coronas.widgets.stepper.files import default_save_path
 from coronas.widgets.stepper.model import StepperModel
+from coronas.widgets.stepper.odds import readable
 from coronas.widgets.stepper.outcomes import _norm
 
 __all__ = ["Stepper"]
 
 _NOTES = ("undone", "saved", "loaded")  # how the messages of steps that worked begin
+
+
+def _with_exact(text: str, exact: str) -> str:
+    """``text`` in bold; when it gives a long fraction as its percentage (``exact`` differs),
+    the exact words in its tooltip."""
+    tip = f" title='{escape(exact, quote=True)}' style='cursor:help'" if exact != text else ""
+    return f"<b{tip}>{escape(text)}</b>"
 
 
 class Stepper:
@@ -45,7 +53,9 @@ class Stepper:
     decisions since the last roll or draw, a Passphrase box that Save seals the game under
     and Load opens it with, and an "Unlock the table" button that every seat's log then
     tells of. In pass and play the seat holding the laptop may set a PIN that the hand-over
-    screen then asks for. See :mod:`coronas.widgets.stepper.seats` and ``docs/stepper.md``.
+    screen then asks for, and may take back its last move from the hand-over screen while
+    nothing has been rolled or drawn since. See :mod:`coronas.widgets.stepper.seats` and
+    ``docs/stepper.md``.
     """
 
     def __init__(
@@ -80,6 +90,8 @@ class Stepper:
         )
         self.handover_button = w.Button(button_style="warning", layout=w.Layout(width="auto"))
         self.pin_text = w.Password(placeholder="PIN", layout=w.Layout(width="8em"))
+        # On the hand-over screen: the seat still holding the laptop takes its move back.
+        self.takeback_button = w.Button(layout=w.Layout(width="auto"))
         self.board = w.HTML()
         self.message = w.HTML()
         self.log = w.HTML()
@@ -127,7 +139,7 @@ class Stepper:
             description="File",
             placeholder="game.json",
             style={"description_width": "initial"},
-            layout=w.Layout(width="16em", margin="2px 2px 2px 1.5em"),
+            layout=w.Layout(width="24em", margin="2px 2px 2px 1.5em"),  # the name in full
         )
         self.save_button = w.Button(description="Save", **button)
         self.load_button = w.Button(description="Load", **button)
@@ -168,6 +180,7 @@ class Stepper:
                 self.view_select,
                 self.handover_button,
                 self.pin_text,
+                self.takeback_button,
                 self.board,
                 self.advice,
                 self.decision_box,
@@ -189,6 +202,7 @@ class Stepper:
             names="value",
         )
         self.handover_button.on_click(lambda _: self._act(self._take_laptop))
+        self.takeback_button.on_click(lambda _: self._act(self.model.undo))
         self.group_select.observe(lambda _: self._fill_actions(), names="value")
         self.filter_text.observe(lambda _: self._fill_actions(), names="value")
         self.action_select.observe(lambda _: self._show_action_odds(), names="value")
@@ -284,11 +298,12 @@ class Stepper:
         """The odds of the selected action, when it rolls dice (asked for only now)."""
         actions = self._shown_actions()
         index = self.action_select.value
-        text = ""
+        text = exact = ""
         if index is not None and 0 <= index < len(actions) and self.model.shows_odds():
             text = self.model.odds_text(actions[index])
+            exact = self.model.odds_text(actions[index], exact=True)
         self.action_odds.value = (
-            f"<span style='color:#555'>odds:</span> <b>{escape(text)}</b>" if text else ""
+            f"<span style='color:#555'>odds:</span> {_with_exact(text, exact)}" if text else ""
         )
 
     # -- drawing ---------------------------------------------------------------------------
@@ -307,6 +322,11 @@ class Stepper:
         self.handover_button.layout.display = None if seat is not None else "none"
         pin = seat is not None and model.has_pin(seat)
         self.pin_text.layout.display = None if pin else "none"
+        back = model.may_take_back()
+        self.takeback_button.description = (
+            f"Undo: {model.player_name(model.holder)} takes back the last move" if back else ""
+        )
+        self.takeback_button.layout.display = None if back else "none"
         self._sync_views()
         self.roll_button.description = "Roll (seeded)" if model.seed is not None else "Roll"
         self.end_button.layout.display = "none" if model.locked else None
@@ -320,9 +340,10 @@ class Stepper:
         self.controls.layout.display = "none" if seat is not None else None
         self.board.value = self._position_html()
         advice = model.odds_text() if model.shows_odds() else ""
+        exact = model.odds_text(exact=True) if advice else ""
         label = "odds" if state.is_chance_node() else "advice"
         self.advice.value = (
-            f"<div><span style='color:#555'>{label}:</span> <b>{escape(advice)}</b></div>"
+            f"<div><span style='color:#555'>{label}:</span> {_with_exact(advice, exact)}</div>"
             if advice
             else ""
         )
@@ -338,8 +359,9 @@ class Stepper:
         table = model.shown_chance_table(model.chance_table())
         cell = "style='padding:1px 8px;text-align:right'"
         rows = "".join(
-            f"<tr><td style='padding:1px 8px'>{escape(str(o))}</td><td {cell}><b>{p}</b></td>"
-            f"<td {cell}><span style='color:#666'>{float(p) * 100:.2f}%</span></td></tr>"
+            f"<tr><td style='padding:1px 8px'>{escape(state.describe(o))}</td>"
+            f"<td {cell}>{_with_exact(readable(p).split(' (')[0], str(p))}</td>"
+            f"<td {cell}><span style='color:#666'>{percent(p)}</span></td></tr>"
             for o, p in table
         )
         self.chance_html.value = (
@@ -350,7 +372,9 @@ class Stepper:
             if rows
             else ""
         )
-        self.outcome_select.options = [(f"{o}  ({p})", i) for i, (o, p) in enumerate(table)]
+        self.outcome_select.options = [
+            (f"{state.describe(o)}  ({readable(p)})", i) for i, (o, p) in enumerate(table)
+        ]
         self.outcome_select.value = 0 if table else None
         hidden = player == CHANCE and not model.may_pick_outcome()  # only Roll
         self.outcome_rows.layout.display = "none" if hidden else None
@@ -381,8 +405,10 @@ class Stepper:
         """The position: the whole state in the open view; in a seat's view the drawing of
         the board (open to all in these games) and what that seat sees, as text."""
         text = self.model.position_text()
-        if text is None:
-            return state_html(self.state, self.draw)
+        if text is None:  # the open view: the drawing, and a game's table of the players
+            players = getattr(self.state, "players_html", None)
+            table = self.state._repr_html_() if callable(players) and self.draw else ""
+            return state_html(self.state, self.draw) + table
         if not text:
             return ""
         drawing = ""
@@ -395,6 +421,12 @@ class Stepper:
                 fig = drawn[0] if isinstance(drawn, tuple) else drawn
                 fig = fig if hasattr(fig, "savefig") else getattr(fig, "figure", None)
                 drawing = figure_html(fig) if fig is not None else ""
+        viewer = self.model.viewer
+        worded = getattr(self.state, "observation_html", None)
+        if viewer is not None and callable(worded):  # a game with secrets lays out a seat's
+            return drawing + worded(viewer)
+        if viewer is None or not hasattr(self.state, "describe_for"):  # nothing hidden here
+            return drawing + state_html(self.state, None)
         return drawing + f"<pre style='white-space:pre-wrap'>{escape(text)}</pre>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
