@@ -37,6 +37,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from coronas.engine import CHANCE, TERMINAL, IllegalAction, State
+from coronas.engine.journal import LoggedDict
 from coronas.hierro.actions import (
     BARBARIANS,
     DECKS,
@@ -237,7 +238,7 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
         elif step == "spy":
             self._on_spy_discard(action.card)
         elif step == "tile":
-            self.tiles = {**self.tiles, action.castle: action.tile}
+            self.tiles[action.castle] = action.tile
             if len(self.tiles) == len(self.info.neutral):
                 self._begin_loyalty()
         elif step == "loyalty":
@@ -342,7 +343,9 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
             self.shields[player] += 1
 
     def _add_pawns(self, city: str, player: int, n: int) -> None:
-        here = self.armies.setdefault(city, {})
+        here = self.armies.get(city)
+        if here is None:  # a logged dict at once: a plain one would need sealing after apply
+            here = self.armies[city] = LoggedDict()
         here[player] = here.get(player, 0) + n
         self.pawns[player] -= n
 
