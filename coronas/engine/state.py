@@ -155,7 +155,8 @@ class State(journal.Journaled, abc.ABC):
         """The actions the player to move may take (empty at chance and terminal nodes).
 
         The state remembers the list until it next changes, so that ``apply`` of one of these
-        very objects needs no check (a playout lists, picks one and applies it).
+        very objects needs no check (a playout lists, picks one and applies it). A game's
+        ``sample_chance`` may remember its outcome the same way.
         """
         if self._current_player() < 0:
             return []

@@ -32,6 +32,7 @@ assaults and emissaries; :mod:`coronas.hierro.positions` positions set up by han
 
 from __future__ import annotations
 
+import functools
 import random
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -252,19 +253,26 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
             raise IllegalAction("the game is over")
 
     def sample_chance(self, rng: random.Random | int | None = None) -> Any:
-        """Pick a chance outcome with its exact probability (integer weights, no Fractions)."""
+        """Pick a chance outcome with its exact probability (integer weights, no Fractions).
+
+        A roll or a draw is handed out as a shared instance that the state remembers as
+        listed, so that applying it needs no check (see ``legal_actions``)."""
         if not isinstance(rng, random.Random):
             rng = random.Random(rng)
         step = self.step
         if step == "roll":
-            return Roll(rng.choice(self.rules.faces(self._roll_colour())))
+            outcome = _roll(rng.choice(self.rules.faces(self._roll_colour())))
+            self.__dict__["_listed"] = (outcome,)
+            return outcome
         if step == "draw":
             deck = self.decks[self.queue[0][1]]
             k = rng.randrange(sum(deck.values()))
             for card in sorted(deck):
                 k -= deck[card]
                 if k < 0:
-                    return Draw(card)
+                    outcome = _draw(card)
+                    self.__dict__["_listed"] = (outcome,)
+                    return outcome
         return super().sample_chance(rng)
 
     # -- players and pieces ------------------------------------------------------------------------
@@ -403,3 +411,15 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
         records the position, so such a state saves and loads like a game from the start.
         """
         return build_position(cls, game, **kwargs)
+
+
+@functools.lru_cache(maxsize=64)
+def _roll(value: int) -> Roll:
+    """A shared instance of the roll of ``value`` (actions are immutable)."""
+    return Roll(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _draw(card: str) -> Draw:
+    """A shared instance of the draw of ``card``."""
+    return Draw(card)
