@@ -14,7 +14,7 @@ from coronas.batalla import (
     Rules,
     SpendSwords,
 )
-from coronas.batalla.bots import BOTS, GreedyBot, RandomBot
+from coronas.batalla.bots import BOTS, GreedyBot, LightBot, RandomBot
 from coronas.batalla.odds import battle_choice
 from tests.batalla.helpers import play_out, position
 
@@ -22,7 +22,8 @@ SORCERER_ON_3 = [(None, None, "sorcerer", None, None, None), (None,) * 6]
 
 
 def test_bots_have_names_and_are_registered():
-    assert sorted(BOTS) == ["greedy", "random"] and BOTS["greedy"] is GreedyBot
+    assert sorted(BOTS) == ["greedy", "light", "random"] and BOTS["greedy"] is GreedyBot
+    assert BOTS["light"] is LightBot and LightBot().name == "light"
     assert GreedyBot().name == "greedy" and RandomBot().name == "random"
 
 
@@ -90,9 +91,9 @@ def test_greedy_counts_the_cross_where_the_odds_do():
     """The bot reads from its observation whether its Cross helps an attack; the odds read
     it from the state (``state_battle``): in positions of random play they agree, under the
     printed reading (the golden square) and under the free-reroll reading."""
-    from coronas.batalla.bots import _cross_counts
     from coronas.batalla.odds.position import state_battle
     from coronas.batalla.odds.solver import CROSS, FREE
+    from coronas.batalla.playout import _cross_counts
 
     for rules, bit in ((Rules(), CROSS), (Rules(cross_effect="reroll"), FREE[0])):
         rng = random.Random(7)
