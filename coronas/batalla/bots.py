@@ -20,8 +20,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from coronas.batalla.odds import battle_choice
-from coronas.batalla.playout import SEAT_ORDER, LightBot
+from coronas.batalla.odds import battle_choice, gem_probability
+from coronas.batalla.playout import SEAT_ORDER, LightBot, _church_squares
+from coronas.batalla.rules import Rules
 from coronas.engine import RandomBot
 
 if TYPE_CHECKING:
@@ -59,6 +60,33 @@ class GreedyBot(LightBot):
         """A battle decision: the optimal one, from the exact odds of the open position."""
         choice = battle_choice(state)
         return choice if choice in legal else legal[-1]
+
+    def _gem_chance(self, r: Rules, obs: Mapping[str, Any]) -> Fraction:
+        """The chance that an attack now wins a gem, with optimal rerolls and the tokens."""
+        p = obs["player"]
+        q = 1 - p
+        return gem_probability(
+            obs["swords"][p],
+            obs["shields"][q],
+            obs["gold"][p],
+            obs["gold"][q],
+            r,
+            attacker_crown=obs["crown"] == p,
+            attacker_cross=_cross_counts(r, obs, p),
+            attacker_gems_won=obs["gems_won"][p],
+            defender_cross=r.cross_effect == "reroll" and obs["cross"] == q,
+        )
+
+
+def _cross_counts(r: Rules, obs: Mapping[str, Any], p: int) -> bool:
+    """Whether the Cross ``p`` holds helps its attack: as a free reroll, or (the printed
+    reading) when its clergy may go to the golden square, which takes the defender's gold."""
+    if obs["cross"] != p:
+        return False
+    if r.cross_effect == "reroll":
+        return True
+    ready = not r.cross_needs_priest or "priest" in obs["chairs"][p]
+    return ready and "golden" in _church_squares(r, obs, p)
 
 
 BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "light": LightBot}

@@ -107,8 +107,8 @@ class LightBot:
     * buying phase: spend the Crown when the gold fits under the cap; buy the dragon level if
       it makes the dragon attack, a shield when down to 1, swords up to the enemy's shields
       (plus one), then dragon levels, then the weaker militia track;
-    * attack when the chance of a gem with optimal rerolls (memoised) is at least
-      ``attack_threshold``, or when it has twice the enemy's shields in swords;
+    * attack when the chance of a gem (:meth:`_gem_chance`) is at least ``attack_threshold``,
+      or when it has twice the enemy's shields in swords;
     * battles: spend every sword that may be spent; reroll while the own die does not beat
       the other's (and is not the top face) and the reroll is affordable; otherwise keep.
 
@@ -218,6 +218,12 @@ class LightBot:
             return self._buy(r, obs, legal)
         return rng.choice(legal)
 
+    def _gem_chance(self, r: Rules, obs: Mapping[str, Any]) -> Fraction:
+        """The chance that an attack now wins a gem: without rerolls or tokens (a lower bound
+        that needs one memoised entry per swords and shields, filled in the first playouts)."""
+        p = obs["player"]
+        return gem_probability(obs["swords"][p], obs["shields"][1 - p], 0, 0, r)
+
     def _buy(self, r: Rules, obs: Mapping[str, Any], legal: list[Any]) -> Any:
         p = obs["player"]
         q = 1 - p
@@ -252,31 +258,10 @@ class LightBot:
             if action is not None:
                 return action
         if Attack() in legal:
-            chance = gem_probability(
-                swords[p],
-                shields[q],
-                gold,
-                obs["gold"][q],
-                r,
-                attacker_crown=obs["crown"] == p,
-                attacker_cross=_cross_counts(r, obs, p),
-                attacker_gems_won=obs["gems_won"][p],
-                defender_cross=r.cross_effect == "reroll" and obs["cross"] == q,
-            )
+            chance = self._gem_chance(r, obs)
             if chance >= self.attack_threshold or swords[p] >= 2 * max(shields[q], 1):
                 return Attack()
         return EndTurn()
-
-
-def _cross_counts(r: Rules, obs: Mapping[str, Any], p: int) -> bool:
-    """Whether the Cross ``p`` holds helps its attack: as a free reroll, or (the printed
-    reading) when its clergy may go to the golden square, which takes the defender's gold."""
-    if obs["cross"] != p:
-        return False
-    if r.cross_effect == "reroll":
-        return True
-    ready = not r.cross_needs_priest or "priest" in obs["chairs"][p]
-    return ready and "golden" in _church_squares(r, obs, p)
 
 
 def _church_squares(r: Rules, obs: Mapping[str, Any], p: int) -> list[str]:

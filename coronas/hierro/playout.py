@@ -94,14 +94,25 @@ class LightBot:
     their exact odds without shields (memoised); recruits, Rome and cards that pay at once
     come next; an army otherwise marches towards the nearest castle its seat does not own.
     Rerolls are always taken; kept or discarded cards go by their worth.
+
+    A share ``epsilon`` of the decisions is a uniformly random legal action: scores alone can
+    send a seat round in circles (an emissary sent and called back, an army marched to and
+    fro while every seat's hand is full), and a playout must end.
     """
 
     name = "light"
+
+    def __init__(self, epsilon: float = 0.1):
+        if not 0 <= epsilon <= 1:
+            raise ValueError(f"epsilon is a probability, from 0 to 1, got {epsilon!r}")
+        self.epsilon = epsilon
 
     def choose(self, state: HierroState, rng: random.Random) -> Any:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if rng.random() < self.epsilon:
+            return rng.choice(legal)
         step = state.step
         if step == "reroll":
             return next((a for a in legal if isinstance(a, actions.Reroll)), legal[0])
@@ -121,7 +132,7 @@ class LightBot:
         return best[0] if len(best) == 1 else rng.choice(best)
 
     def __repr__(self) -> str:
-        return "LightBot()"
+        return f"LightBot(epsilon={self.epsilon})"
 
 
 class _View:

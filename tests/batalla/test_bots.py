@@ -91,9 +91,9 @@ def test_greedy_counts_the_cross_where_the_odds_do():
     """The bot reads from its observation whether its Cross helps an attack; the odds read
     it from the state (``state_battle``): in positions of random play they agree, under the
     printed reading (the golden square) and under the free-reroll reading."""
+    from coronas.batalla.bots import _cross_counts
     from coronas.batalla.odds.position import state_battle
     from coronas.batalla.odds.solver import CROSS, FREE
-    from coronas.batalla.playout import _cross_counts
 
     for rules, bit in ((Rules(), CROSS), (Rules(cross_effect="reroll"), FREE[0])):
         rng = random.Random(7)

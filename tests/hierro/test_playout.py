@@ -57,7 +57,9 @@ def test_apply_still_checks_an_action_after_a_change_by_hand():
 
 def test_light_bot_is_registered_and_named():
     assert BOTS["light"] is LightBot and LightBot().name == "light"
-    assert repr(LightBot()) == "LightBot()"
+    assert repr(LightBot()) == "LightBot(epsilon=0.1)"
+    with pytest.raises(ValueError, match="probability"):
+        LightBot(epsilon=2)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
