@@ -42,10 +42,10 @@ GAMES = (("hierro", 3), ("batalla", 2), ("carolus", 2))
 """The games measured, with their number of players."""
 
 BEFORE = {
-    "actions_per_s": 0.0,
-    "games_per_s": 0.0,
-    "when": "",
-    "how": "",
+    "actions_per_s": 37_377.0,
+    "games_per_s": 83.8,
+    "when": "2026-12-03 09:47-09:51 UTC, AMD EPYC, 2 cores, Python 3.11.7",
+    "how": "mean of four --random-only runs against main at 73b10df",
 }
 """Corona de Hierro, 3 players, random playouts, measured by this script with
 ``--random-only --against`` a checkout of the engine before its speed-ups."""
