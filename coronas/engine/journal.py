@@ -88,15 +88,15 @@ class LoggedList(list):
     __slots__ = ()
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        if _record is not None:
-            if type(index) is int:
-                _record.append((self, _ITEM, index, list.__getitem__(self, index)))
-            else:
-                _record.append((self, _LIST, None, list(self)))
         if _record is None:
             value = logged(value) if type(index) is int else [logged(v) for v in value]
+        elif type(index) is int:
+            _record.append((self, _ITEM, index, list.__getitem__(self, index)))
+            if type(value) in _PLAIN:
+                _mark(value)
         else:
-            _mark(value if type(index) is int else list)
+            _record.append((self, _LIST, None, list(self)))
+            _mark(list)
         list.__setitem__(self, index, value)
 
     def _whole(self) -> None:

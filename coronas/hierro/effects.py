@@ -37,8 +37,8 @@ class TurnEffects:
         self.discards[card] = self.discards.get(card, 0) + 1
 
     def _do_move(self, p: int, a: actions.Move | actions.PlayForcedMarch) -> None:
-        self._remove_pawns(a.frm, p, a.count)
-        self._add_pawns(a.to, p, a.count)
+        self._remove_pawns(a.frm, p, a.count, back=False)
+        self._add_pawns(a.to, p, a.count, out=False)
         self._finish_action()
 
     def _do_recruit(self, p: int, a: actions.Recruit) -> None:

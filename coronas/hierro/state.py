@@ -350,17 +350,23 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
             self.supply -= 1
             self.shields[player] += 1
 
-    def _add_pawns(self, city: str, player: int, n: int) -> None:
+    def _add_pawns(self, city: str, player: int, n: int, out: bool = True) -> None:
+        """``n`` of ``player``'s pawns into ``city``: from its supply, unless not ``out``
+        (they come from another city)."""
         here = self.armies.get(city)
         if here is None:  # a logged dict at once: a plain one would need sealing after apply
             here = self.armies[city] = LoggedDict()
         here[player] = here.get(player, 0) + n
-        self.pawns[player] -= n
+        if out:
+            self.pawns[player] -= n
 
-    def _remove_pawns(self, city: str, player: int, n: int) -> None:
+    def _remove_pawns(self, city: str, player: int, n: int, back: bool = True) -> None:
+        """``n`` of ``player``'s pawns out of ``city``: back to its supply, unless not
+        ``back`` (they go to another city)."""
         here = self.armies[city]
         left = here[player] - n
-        self.pawns[player] += n
+        if back:
+            self.pawns[player] += n
         if left > 0:
             here[player] = left
         else:
