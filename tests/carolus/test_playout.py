@@ -9,8 +9,9 @@ import pytest
 from coronas.carolus import Game
 from coronas.carolus.bots import BOTS
 from coronas.carolus.playout import LightBot, evaluate
-from coronas.engine import RandomBot, play
+from coronas.engine import State
 
+from ..playouts import check_shares_along_a_game, light_wins, play_legally
 from .conftest import make
 
 
@@ -22,48 +23,23 @@ def test_light_bot_is_registered():
 def test_light_bot_plays_legal_actions_to_the_end(players):
     for seed in range(3):
         state = Game(players=players, seed=seed).new_initial_state()
-        rng = random.Random(seed)
-        bot = LightBot()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply(state.sample_chance(rng))
-                continue
-            action = bot.choose(state, rng)
-            assert action in state.legal_actions()
-            state.apply(action)
-        assert len(state.history) < 5000
+        play_legally(state, LightBot(), random.Random(seed))
 
 
 def test_light_bot_beats_random_play():
     """Seeded: of 10 two-player games against random play, seats alternating, light wins at
     least 9 (a shared win counts a half)."""
-    wins = 0.0
-    for seed in range(10):
-        seat = seed % 2
-        bots = [RandomBot(), RandomBot()]
-        bots[seat] = LightBot()
-        state = play(Game(players=2, seed=300 + seed).new_initial_state(), bots, seed)
-        winners = state.winners()
-        wins += 1 / len(winners) if seat in winners else 0
-    assert wins >= 9
+
+    def start(seed: int) -> State:
+        return Game(players=2, seed=300 + seed).new_initial_state()
+
+    assert light_wins(start, LightBot(), 2, 10) >= 9
 
 
 def test_evaluate_gives_shares_in_0_1_summing_to_1_and_exact_at_the_end():
     for seed, players in ((0, 2), (1, 3), (2, 2)):
         state = Game(players=players, seed=seed).new_initial_state()
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            shares = evaluate(state)
-            assert len(shares) == players and all(0 <= v <= 1 for v in shares)
-            assert sum(shares) == pytest.approx(1, abs=1e-12)
-            bot = LightBot() if rng.random() < 0.5 else RandomBot()
-            state.apply(
-                state.sample_chance(rng) if state.is_chance_node() else bot.choose(state, rng)
-            )
-        winners = state.winners()
-        assert evaluate(state) == tuple(
-            1 / len(winners) if p in winners else 0.0 for p in range(players)
-        )
+        check_shares_along_a_game(state, evaluate, LightBot(), random.Random(seed))
 
 
 def test_evaluate_favours_the_player_near_the_castle_target():

@@ -10,12 +10,13 @@ import random
 
 import pytest
 
-from coronas.engine import IllegalAction, RandomBot, play
+from coronas.engine import IllegalAction, RandomBot, State, play
 from coronas.engine.actions import jsonable
 from coronas.hierro import AttackCastle, Game
 from coronas.hierro.bots import BOTS
 from coronas.hierro.playout import LightBot, evaluate
 
+from ..playouts import check_shares_along_a_game, light_wins, play_legally
 from .helpers import BLUE, GREEN, RED, position
 from .test_observation import twin
 
@@ -66,30 +67,17 @@ def test_light_bot_is_registered_and_named():
 def test_light_bot_plays_legal_actions_to_the_end(players):
     for seed in range(3):
         state = Game(players=players, seed=seed).new_initial_state()
-        rng = random.Random(seed)
-        bot = LightBot()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply(state.sample_chance(rng))
-                continue
-            action = bot.choose(state, rng)
-            assert action in state.legal_actions()
-            state.apply(action)
-        assert len(state.history) < 5000
+        play_legally(state, LightBot(), random.Random(seed))
 
 
 def test_light_bot_beats_random_play():
     """Seeded: in 6 three-player games, the light seat (rotated) wins at least 5; random
     seats would win 2 on average."""
-    wins = 0.0
-    for seed in range(6):
-        seat = seed % 3
-        bots = [RandomBot(), RandomBot(), RandomBot()]
-        bots[seat] = LightBot()
-        state = play(Game(players=3, seed=100 + seed).new_initial_state(), bots, seed)
-        winners = state.winners()
-        wins += 1 / len(winners) if seat in winners else 0
-    assert wins >= 5
+
+    def start(seed: int) -> State:
+        return Game(players=3, seed=100 + seed).new_initial_state()
+
+    assert light_wins(start, LightBot(), 3, 6) >= 5
 
 
 def test_light_bot_and_evaluate_see_only_what_their_seat_sees():
@@ -116,20 +104,7 @@ def test_light_bot_and_evaluate_see_only_what_their_seat_sees():
 def test_evaluate_gives_shares_in_0_1_summing_to_1_and_exact_at_the_end():
     for seed in range(3):
         state = Game(players=3 + seed, seed=seed).new_initial_state()
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            shares = evaluate(state)
-            assert len(shares) == state.num_players
-            assert all(0 <= v <= 1 for v in shares)
-            assert sum(shares) == pytest.approx(1, abs=1e-12)
-            bot = LightBot() if rng.random() < 0.5 else RandomBot()
-            state.apply(
-                state.sample_chance(rng) if state.is_chance_node() else bot.choose(state, rng)
-            )
-        winners = state.winners()
-        assert evaluate(state) == tuple(
-            1 / len(winners) if p in winners else 0.0 for p in range(state.num_players)
-        )
+        check_shares_along_a_game(state, evaluate, LightBot(), random.Random(seed))
 
 
 def test_evaluate_shares_a_shared_victory():
