@@ -1,8 +1,11 @@
-"""Simple Carolus Magnus players for simulation: random and greedy.
+"""Carolus Magnus players for simulation: random, greedy and light.
 
 Bots decide on what their player may see (``state.observation(player)``). Nothing is hidden
 in Carolus Magnus, so that is the whole position: they read the board, courts, reserves and
 discs, never the history, and two games that reach the same position get the same choice.
+
+The light player (:class:`coronas.carolus.playout.LightBot`) is the playout policy of a tree
+search: the greedy player's disc and emperor, cheaper knights.
 
 Each bot has a ``name`` and ``choose(state, rng) -> action``, so it works with
 :func:`coronas.engine.play`:
@@ -20,16 +23,13 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
+from coronas.carolus.playout import LightBot, lead
 from coronas.engine import RandomBot
 
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
 
-__all__ = ["GreedyBot", "RandomBot"]
-
-
-def _lead(totals: tuple[int, ...] | list[int], p: int) -> int:
-    return totals[p] - max(c for q, c in enumerate(totals) if q != p)
+__all__ = ["BOTS", "GreedyBot", "LightBot", "RandomBot"]
 
 
 def _best_stop(state: CarolusState, p: int, disc: int) -> int:
@@ -37,7 +37,7 @@ def _best_stop(state: CarolusState, p: int, disc: int) -> int:
     ring, here = state.ring, state.emperor
     i = ring.index(here)
     return max(
-        _lead(state.resolution(ring[(i + s) % len(ring)]).castle_totals, p)
+        lead(state.resolution(ring[(i + s) % len(ring)]).castle_totals, p)
         for s in range(1, min(disc, len(ring)) + 1)
     )
 
@@ -71,7 +71,7 @@ class GreedyBot:
             scored = []
             for a in actions:
                 res = state.resolution(a.region)
-                scored.append((_lead(res.castle_totals, p) * 10 - 0.01 * a.steps, a))
+                scored.append((lead(res.castle_totals, p) * 10 - 0.01 * a.steps, a))
         elif isinstance(first, Deploy):
             disc = state.chosen[p]
             scored = [(self._after(state, a, p, disc), a) for a in actions]
@@ -92,5 +92,5 @@ class GreedyBot:
         return "GreedyBot()"
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "light": LightBot}
 """The bots by name, as ``coronas play --bots`` and ``coronas simulate`` find them."""

@@ -88,15 +88,15 @@ class LoggedList(list):
     __slots__ = ()
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        if _record is not None:
-            if type(index) is int:
-                _record.append((self, _ITEM, index, list.__getitem__(self, index)))
-            else:
-                _record.append((self, _LIST, None, list(self)))
         if _record is None:
             value = logged(value) if type(index) is int else [logged(v) for v in value]
+        elif type(index) is int:
+            _record.append((self, _ITEM, index, list.__getitem__(self, index)))
+            if type(value) in _PLAIN:
+                _mark(value)
         else:
-            _mark(value if type(index) is int else list)
+            _record.append((self, _LIST, None, list(self)))
+            _mark(list)
         list.__setitem__(self, index, value)
 
     def _whole(self) -> None:
@@ -436,24 +436,34 @@ class Journaled:
 
     Names in ``_UNLOGGED`` (the class's bookkeeping: game, history, undo records) and in
     ``_CONSTANT_FIELDS`` (data fixed for the whole game, such as a board's tables, shared by
-    clones and left out of keys) are stored as they are.
+    clones and left out of keys) are stored as they are. An assignment outside an ``apply``
+    forgets ``_listed``, the legal actions a state remembers (``State.legal_actions``).
     """
 
     __slots__ = ()
     _UNLOGGED: ClassVar[frozenset[str]] = frozenset()
     _CONSTANT_FIELDS: ClassVar[frozenset[str]] = frozenset()
+    _AS_IS: ClassVar[frozenset[str]] = frozenset()
+    """``_UNLOGGED | _CONSTANT_FIELDS``, worked out once per class: every assignment asks."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._AS_IS = cls._UNLOGGED | cls._CONSTANT_FIELDS
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in self._UNLOGGED or name in self._CONSTANT_FIELDS:
+        if name in self._AS_IS:
             object.__setattr__(self, name, value)
             return
+        data = self.__dict__
         if _record is not None:
-            _record.append((None, _ATTR, name, self.__dict__.get(name, _MISSING)))
+            _record.append((None, _ATTR, name, data.get(name, _MISSING)))
             if type(value) in _PLAIN:
                 _mark(value)
-            self.__dict__[name] = value
+            data[name] = value
         else:
-            self.__dict__[name] = logged(value)
+            data[name] = logged(value)
+            if "_listed" in data:  # a change by hand, outside any apply: the list is stale
+                data["_listed"] = None
 
     def __delattr__(self, name: str) -> None:
         if _record is not None and name not in self._UNLOGGED:

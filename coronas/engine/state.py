@@ -77,12 +77,15 @@ class State(journal.Journaled, abc.ABC):
     tables): clones share them and :meth:`key` leaves them out.
     """
 
-    _UNLOGGED: ClassVar[frozenset[str]] = frozenset({"game", "history", "_undo", "_keycache"})
+    _UNLOGGED: ClassVar[frozenset[str]] = frozenset(
+        {"game", "history", "_undo", "_keycache", "_listed"}
+    )
 
     def __init__(self, game: Game):
         self.game = game
         self.history: list[Any] = []
         self._undo: list[tuple] = []
+        self._listed: list[Any] | None = None
         previous = journal.start_record()
         try:
             self._setup()
@@ -149,10 +152,17 @@ class State(journal.Journaled, abc.ABC):
         return self._current_player() == CHANCE
 
     def legal_actions(self) -> list[Any]:
-        """The actions the player to move may take (empty at chance and terminal nodes)."""
+        """The actions the player to move may take (empty at chance and terminal nodes).
+
+        The state remembers the list until it next changes, so that ``apply`` of one of these
+        very objects needs no check (a playout lists, picks one and applies it). A game's
+        ``sample_chance`` may remember its outcome the same way.
+        """
         if self._current_player() < 0:
             return []
-        return list(self._legal_actions())
+        listed = self._legal_actions()
+        self.__dict__["_listed"] = listed
+        return list(listed)
 
     def chance_outcomes(self) -> list[tuple[Any, Fraction]]:
         """``(outcome, exact probability)`` pairs at a chance node; they sum to 1."""
@@ -252,13 +262,17 @@ class State(journal.Journaled, abc.ABC):
 
         Raises :class:`IllegalAction` and leaves the state unchanged if it is not allowed.
         """
-        self._check_shape(action)
-        self._check(action)
+        listed = self.__dict__.get("_listed")
+        # An object legal_actions() just listed is legal: only others are checked.
+        if listed is None or id(action) not in map(id, listed):
+            self._check_shape(action)
+            self._check(action)
         self._apply_unchecked(action)
 
     def _apply_unchecked(self, action: Any) -> None:
         """``apply`` without the checks, for an action the state listed itself (a chance
         outcome or a legal action): the tree walk's inner loop."""
+        self.__dict__["_listed"] = None
         previous = journal.start_record()
         try:
             self._apply(action)
@@ -279,6 +293,7 @@ class State(journal.Journaled, abc.ABC):
         if not self.history:
             raise IllegalAction("nothing to undo: no action has been played yet")
         record = self._undo.pop()
+        self.__dict__["_listed"] = None
         journal.undo_record(self, record)
         cache = self.__dict__.get("_keycache")
         if cache is not None:
@@ -298,6 +313,7 @@ class State(journal.Journaled, abc.ABC):
         data["game"] = self.game
         data["history"] = list(self.history)
         data["_undo"] = [journal.copy_record(r, memo) for r in self._undo]
+        data["_listed"] = None
         return new
 
     def child(self, action: Any) -> State:

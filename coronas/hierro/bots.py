@@ -21,15 +21,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import networkx as nx
-
-from coronas.dice import exact_fractions
 from coronas.engine import RandomBot
-from coronas.hierro import actions, odds
-from coronas.hierro.rules import card_kind
+from coronas.hierro import actions
+from coronas.hierro.playout import LightBot, battle_odds, card_value, distances
 from coronas.hierro.state import ROME, HierroState
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot", "Seen"]
+__all__ = ["BOTS", "GreedyBot", "LightBot", "RandomBot", "Seen"]
 
 
 class Seen:
@@ -134,7 +131,7 @@ class GreedyBot:
         if isinstance(a, actions.ChooseCastle):
             return -len(_nearby_castles(seen.board, a.castle))
         if isinstance(a, actions.Keep):
-            return _card_value(a.card)
+            return card_value(a.card)
         if isinstance(a, actions.AttackCastle | actions.PlayGoodFortune):
             fortune = 0.5 if isinstance(a, actions.PlayGoodFortune) else 0.0
             if fortune and a.means == "emissary":
@@ -146,7 +143,7 @@ class GreedyBot:
         if isinstance(a, actions.AttackArmy | actions.PlayCavalryCharge):
             mine, theirs = seen.army(a.city, p), seen.army(a.city, a.defender)
             cavalry = isinstance(a, actions.PlayCavalryCharge)
-            win = _p_battle(r, mine, theirs, cavalry)
+            win = battle_odds(r, mine, theirs, cavalry)
             allied = 4.0 if seen.allied(p, a.defender) else 0.0
             return 4.0 * win - 2.5 * (1 - win) + (r.cavalry_vp * win if cavalry else 0) - allied
         if isinstance(a, actions.Recruit | actions.PlayLoyalVassal):
@@ -181,9 +178,9 @@ class GreedyBot:
         if isinstance(a, actions.ReturnHostage):
             return -0.5
         if isinstance(a, actions.DiscardCard):
-            return 0.1 - _card_value(a.card) / 10
+            return 0.1 - card_value(a.card) / 10
         if isinstance(a, actions.SpyDiscard):  # the rival's card worth most goes
-            return _card_value(a.card)
+            return card_value(a.card)
         if isinstance(a, actions.RequestAlliance | actions.Retrieve):
             return 0.0
         return 0.0
@@ -263,38 +260,13 @@ def _success(seen: Seen, a: Any) -> float:
     return _p_ge(die, seen.army_target(a.castle))
 
 
-_BATTLES: dict[tuple[Any, int, int, bool], float] = {}
-
-
-def _p_battle(rules: Any, attacker: int, defender: int, cavalry: bool) -> float:
-    """P(the attacker wins), no shields: exact, computed in Fractions (no sympy) once."""
-    key = (rules, attacker, defender, cavalry)
-    if key not in _BATTLES:
-        with exact_fractions():
-            result = odds.battle(attacker, defender, rules=rules, cavalry_charge=cavalry)
-            _BATTLES[key] = float(result.attacker_wins)
-    return _BATTLES[key]
-
-
-def _card_value(card: str) -> float:
-    return {
-        "secret_pact": 3.0,
-        "bishop": 2.5,
-        "good_fortune": 2.0,
-        "loyal_vassal": 1.5,
-        "king_is_dead": 1.5,
-        "cavalry_charge": 1.2,
-        "forced_march": 1.0,
-    }.get(card_kind(card), 0.5)
-
-
 def _nearby_castles(board: Any, castle: str) -> list[str]:
-    dist = _distances(board)[castle]
+    dist = distances(board)[castle]
     return [c for c in board.castles if c != castle and dist.get(c, 99) <= 2]
 
 
 def _move_value(seen: Seen, p: int, a: Any) -> float:
-    dist = _distances(seen.board)
+    dist = distances(seen.board)
     targets = [c for c in seen.info.castles if seen.owner(c) != p]
     if not targets or not seen.obs["banners_in_hand"][p]:  # no castle it could still win
         return 0.0
@@ -304,16 +276,5 @@ def _move_value(seen: Seen, p: int, a: Any) -> float:
     return 0.4 + (before - after) * (0.6 + size_bonus)
 
 
-# Road distances between cities, by board (boards are unhashable: keyed by id).
-_distances_cache: dict[int, dict[str, dict[str, int]]] = {}
-
-
-def _distances(board: Any) -> dict[str, dict[str, int]]:
-    key = id(board)
-    if key not in _distances_cache:
-        _distances_cache[key] = dict(nx.all_pairs_shortest_path_length(board.graph()))
-    return _distances_cache[key]
-
-
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "light": LightBot}
 """The bots by name (used by ``coronas play`` and ``coronas simulate``)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from coronas.engine.journal import LoggedDict
 from coronas.hierro import actions
 from coronas.hierro.actions import CARD_ACTIONS, MAGYARS, ROME, SARACENS, ZONE
 from coronas.hierro.legality import played_card
@@ -33,11 +34,11 @@ class TurnEffects:
         hand = list(self.hands[p])
         hand.remove(card)
         self.hands[p] = tuple(hand)
-        self.discards = {**self.discards, card: self.discards.get(card, 0) + 1}
+        self.discards[card] = self.discards.get(card, 0) + 1
 
     def _do_move(self, p: int, a: actions.Move | actions.PlayForcedMarch) -> None:
-        self._remove_pawns(a.frm, p, a.count)
-        self._add_pawns(a.to, p, a.count)
+        self._remove_pawns(a.frm, p, a.count, back=False)
+        self._add_pawns(a.to, p, a.count, out=False)
         self._finish_action()
 
     def _do_recruit(self, p: int, a: actions.Recruit) -> None:
@@ -260,19 +261,21 @@ class TurnEffects:
             target = self.army_target(where)
         elif kind == "diplomacy":
             target = self.emissary_target(where) or 0
-        self.fight = {
-            "kind": kind,
-            "att": player,
-            "dfn": defender,
-            "where": where,
-            "colour": colour,
-            "stage": "att",
-            "a": None,
-            "d": None,
-            "target": target,
-            "cavalry": cavalry,
-            "roller": player,
-        }
+        self.fight = LoggedDict(
+            {
+                "kind": kind,
+                "att": player,
+                "dfn": defender,
+                "where": where,
+                "colour": colour,
+                "stage": "att",
+                "a": None,
+                "d": None,
+                "target": target,
+                "cavalry": cavalry,
+                "roller": player,
+            }
+        )
         self.step = "roll"
 
     def _on_roll(self, value: int) -> None:

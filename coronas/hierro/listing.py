@@ -91,7 +91,7 @@ class TurnListing:
         # Own castles: recruits, Resistance.
         resist = "resistance" in kinds
         recruits = self.pawns[p] > 0
-        for c, o in owner.items():
+        for c, o in owner.items() if recruits or resist else ():
             if o != p:
                 continue
             if recruits and troops[c]:
@@ -205,16 +205,28 @@ class TurnListing:
             elif kind == "king_is_dead":
                 add(play)
             elif kind == "spy":
+                hands = self.hands
+                spy = info.spy
                 for q in range(n):
-                    if q != p and self.hands[q]:
-                        add(_act(actions.PlaySpy, q))
+                    if q != p and hands[q]:
+                        add(spy[q])
             elif kind == "hostage" and self.hand_em[p]:
-                for place in (*at_castle, ROME, SARACENS, MAGYARS):
-                    if place in owner:  # no emissary goes to a conquered castle
-                        continue
-                    for q in sorted(set(self.emissaries_at(place))):
-                        if q != p:
-                            add(_act(actions.PlayHostage, q, place))
+                hostage = info.hostage
+                for place, ems in at_castle.items():
+                    if place not in owner:  # no emissary goes to a conquered castle
+                        take = hostage[place]
+                        for q in sorted({q for q, _ in ems if q != p}):
+                            add(take[q])
+                for place, ems in (
+                    (ROME, self.rome),
+                    (SARACENS, self.saracens),
+                    (MAGYARS, self.magyars),
+                ):
+                    if ems:
+                        take = hostage[place]
+                        for q in sorted(set(ems)):
+                            if q != p:
+                                add(take[q])
         return out
 
 

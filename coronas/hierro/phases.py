@@ -178,13 +178,16 @@ class GamePhases:
         return ""
 
     def _finish_action(self) -> None:
-        self.fight = None
+        # Only what changes is written: each write costs an entry in the undo record.
+        if self.fight is not None:
+            self.fight = None
         reason = self._game_over()
         if reason:
             self.end_reason = reason
             self.step = "over"
             return
-        self.step = "play"
+        if self.step != "play":
+            self.step = "play"
         self.left -= 1
         if self.left <= 0:
             self.turn += 1

@@ -32,11 +32,13 @@ assaults and emissaries; :mod:`coronas.hierro.positions` positions set up by han
 
 from __future__ import annotations
 
+import functools
 import random
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from coronas.engine import CHANCE, TERMINAL, IllegalAction, State
+from coronas.engine.journal import LoggedDict
 from coronas.hierro.actions import (
     BARBARIANS,
     DECKS,
@@ -237,7 +239,7 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
         elif step == "spy":
             self._on_spy_discard(action.card)
         elif step == "tile":
-            self.tiles = {**self.tiles, action.castle: action.tile}
+            self.tiles[action.castle] = action.tile
             if len(self.tiles) == len(self.info.neutral):
                 self._begin_loyalty()
         elif step == "loyalty":
@@ -251,19 +253,26 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
             raise IllegalAction("the game is over")
 
     def sample_chance(self, rng: random.Random | int | None = None) -> Any:
-        """Pick a chance outcome with its exact probability (integer weights, no Fractions)."""
+        """Pick a chance outcome with its exact probability (integer weights, no Fractions).
+
+        A roll or a draw is handed out as a shared instance that the state remembers as
+        listed, so that applying it needs no check (see ``legal_actions``)."""
         if not isinstance(rng, random.Random):
             rng = random.Random(rng)
         step = self.step
         if step == "roll":
-            return Roll(rng.choice(self.rules.faces(self._roll_colour())))
+            outcome = _roll(rng.choice(self.rules.faces(self._roll_colour())))
+            self.__dict__["_listed"] = (outcome,)
+            return outcome
         if step == "draw":
             deck = self.decks[self.queue[0][1]]
             k = rng.randrange(sum(deck.values()))
             for card in sorted(deck):
                 k -= deck[card]
                 if k < 0:
-                    return Draw(card)
+                    outcome = _draw(card)
+                    self.__dict__["_listed"] = (outcome,)
+                    return outcome
         return super().sample_chance(rng)
 
     # -- players and pieces ------------------------------------------------------------------------
@@ -341,15 +350,23 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
             self.supply -= 1
             self.shields[player] += 1
 
-    def _add_pawns(self, city: str, player: int, n: int) -> None:
-        here = self.armies.setdefault(city, {})
+    def _add_pawns(self, city: str, player: int, n: int, out: bool = True) -> None:
+        """``n`` of ``player``'s pawns into ``city``: from its supply, unless not ``out``
+        (they come from another city)."""
+        here = self.armies.get(city)
+        if here is None:  # a logged dict at once: a plain one would need sealing after apply
+            here = self.armies[city] = LoggedDict()
         here[player] = here.get(player, 0) + n
-        self.pawns[player] -= n
+        if out:
+            self.pawns[player] -= n
 
-    def _remove_pawns(self, city: str, player: int, n: int) -> None:
+    def _remove_pawns(self, city: str, player: int, n: int, back: bool = True) -> None:
+        """``n`` of ``player``'s pawns out of ``city``: back to its supply, unless not
+        ``back`` (they go to another city)."""
         here = self.armies[city]
         left = here[player] - n
-        self.pawns[player] += n
+        if back:
+            self.pawns[player] += n
         if left > 0:
             here[player] = left
         else:
@@ -400,3 +417,15 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
         records the position, so such a state saves and loads like a game from the start.
         """
         return build_position(cls, game, **kwargs)
+
+
+@functools.lru_cache(maxsize=64)
+def _roll(value: int) -> Roll:
+    """A shared instance of the roll of ``value`` (actions are immutable)."""
+    return Roll(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _draw(card: str) -> Draw:
+    """A shared instance of the draw of ``card``."""
+    return Draw(card)

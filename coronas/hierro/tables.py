@@ -76,6 +76,8 @@ class BoardInfo:
         self.retrieve = {c: actions.Retrieve(c) for c in places}
         # Neutral castles that take emissaries (all of them on a valid board).
         self.sendable = tuple(c for c in self.neutral if self.emissary_target[c] is not None)
+        self.hostage = {c: tuple(actions.PlayHostage(q, c) for q in seats) for c in places}
+        self.spy = tuple(actions.PlaySpy(q) for q in seats)
         self.request_alliance = tuple(actions.RequestAlliance(q) for q in seats)
         self.accept_alliance = tuple(actions.AcceptAlliance(q) for q in seats)
         self.retrieve_zone = tuple(actions.Retrieve(actions.ZONE, q) for q in seats)

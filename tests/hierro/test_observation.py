@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coronas.hierro import Game, HierroState, PlaySpy, SpyDiscard
-from coronas.hierro.bots import GreedyBot, RandomBot
+from coronas.hierro.bots import GreedyBot, LightBot, RandomBot
 from coronas.hierro.rules import MILITARY_KINDS, card_kind
 
 from .helpers import BLUE, GREEN, RED, position
 
-BOTS = (GreedyBot(), RandomBot())
+BOTS = (GreedyBot(), RandomBot(), LightBot())
 
 
 def _deck_of(card: str) -> str:

@@ -1,0 +1,291 @@
+"""Fast playouts of Corona de Hierro: a light policy and an evaluation of a position.
+
+A tree search plays thousands of games to their end (or to a depth) for every decision, so
+its playout policy must cost little more than a random choice, and play well enough that the
+results mean something. :class:`LightBot` is that policy: the greedy player's instincts
+(take a castle when one roll is likely to, win supporters, recruit, march on the nearest
+castle), scored from memoised tables instead of an observation and exact odds rebuilt at
+every step. :func:`evaluate` scores a position where a playout is cut.
+
+Both read only what every seat may see (ruling H17): the board, the castles, armies,
+emissaries, legitimacy, shields and played cards' VP, and the cards of the seat to move;
+never another seat's hand or loyalty card, nor the order of a deck.
+
+>>> import random
+>>> from coronas.engine import play
+>>> from coronas.hierro import Game
+>>> state = play(Game(players=3, seed=4).new_initial_state(), LightBot(), random.Random(4))
+>>> shares = evaluate(state)
+>>> abs(sum(shares) - 1) < 1e-9 and max(shares) > 0
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+import networkx as nx
+
+from coronas.dice import exact_fractions
+from coronas.engine.evaluation import logistic_shares, terminal_shares
+from coronas.hierro import actions, odds
+from coronas.hierro.rules import DIE_COLOURS, Rules, card_kind
+from coronas.hierro.state import MAGYARS, ROME, SARACENS, BoardInfo, HierroState
+
+__all__ = ["SCALE", "LightBot", "battle_odds", "card_value", "distances", "evaluate"]
+
+SCALE = 4.0
+"""VP of public lead that multiply a seat's odds of winning by e (see :func:`evaluate`)."""
+
+
+def evaluate(state: HierroState) -> tuple[float, ...]:
+    """Each seat's estimated chance of winning, from public information only.
+
+    A seat's strength is its score as the table can count it now (castles by noble family,
+    legitimacy band, free emissaries, VP of cards played: ``scores()`` without the loyalty
+    card, which is secret) plus a tenth of its legitimacy level (the first tie-break, and the
+    track that ends the game). Strengths become shares by the logistic model of
+    :func:`~coronas.engine.evaluation.logistic_shares` with a scale of :data:`SCALE` VP: the
+    hidden loyalty cards are worth a few VP each, so a lead of that size is far from certain.
+    At the end of the game: the exact shares of the winners.
+    """
+    if state.is_terminal():
+        return terminal_shares(state)
+    strengths = [
+        row["total"] - row["loyalty"] + legit / 10
+        for row, legit in zip(state.scores(), state.legit, strict=True)
+    ]
+    return logistic_shares(strengths, SCALE)
+
+
+# P(one roll of the colour's die >= target), by rule set: floats for the policy's comparisons.
+_ODDS: dict[int, tuple[Rules, dict[str, tuple[float, ...]]]] = {}
+
+
+def _odds(rules: Rules) -> dict[str, tuple[float, ...]]:
+    hit = _ODDS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        table = {}
+        for colour in DIE_COLOURS:
+            faces = rules.faces(colour)
+            table[colour] = tuple(
+                sum(f >= t for f in faces) / len(faces) for t in range(max(faces) + 2)
+            )
+        if len(_ODDS) > 32:
+            _ODDS.clear()
+        hit = _ODDS[id(rules)] = (rules, table)
+    return hit[1]
+
+
+def _p_ge(table: tuple[float, ...], target: int | None) -> float:
+    if target is None:
+        return 0.0
+    return table[min(max(target, 0), len(table) - 1)]
+
+
+class LightBot:
+    """A fast playout policy: each legal action gets a score from a few table look-ups, the
+    best is played (ties at random).
+
+    Rolls are taken when one roll is likely to succeed (a castle assault at ``4 x P``, a
+    supporter at ``4 x P``, where P is the chance of one roll from :func:`_odds`); battles at
+    their exact odds without shields (memoised); recruits, Rome and cards that pay at once
+    come next; an army otherwise marches towards the nearest castle its seat does not own.
+    Rerolls are always taken; kept or discarded cards go by their worth.
+
+    A share ``epsilon`` of the decisions is a uniformly random legal action: scores alone can
+    send a seat round in circles (an emissary sent and called back, an army marched to and
+    fro while every seat's hand is full), and a playout must end.
+    """
+
+    name = "light"
+
+    def __init__(self, epsilon: float = 0.1):
+        if not 0 <= epsilon <= 1:
+            raise ValueError(f"epsilon is a probability, from 0 to 1, got {epsilon!r}")
+        self.epsilon = epsilon
+
+    def choose(self, state: HierroState, rng: random.Random) -> Any:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if rng.random() < self.epsilon:
+            return rng.choice(legal)
+        step = state.step
+        if step == "reroll":
+            return next((a for a in legal if isinstance(a, actions.Reroll)), legal[0])
+        if step in ("keep", "spy"):
+            return max(legal, key=lambda a: card_value(a.card))
+        if step != "play":
+            return rng.choice(legal)
+        view = _View(state)
+        best: list[Any] = []
+        best_score = float("-inf")
+        for a in legal:
+            s = _SCORES.get(type(a), _zero)(view, a)
+            if s > best_score:
+                best, best_score = [a], s
+            elif s == best_score:
+                best.append(a)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+    def __repr__(self) -> str:
+        return f"LightBot(epsilon={self.epsilon})"
+
+
+class _View:
+    """The public facts one decision of the policy reads, fetched once."""
+
+    __slots__ = ("odds", "p", "rules", "state", "targets")
+
+    def __init__(self, state: HierroState):
+        self.state = state
+        self.p = state.player
+        self.rules = state.rules
+        self.odds = _odds(self.rules)
+        self.targets: dict[str, int] | None = None
+
+    def nearest(self, city: str) -> int:
+        """Roads from ``city`` to the nearest castle the seat to move does not own."""
+        if self.targets is None:
+            s, p = self.state, self.p
+            owned = frozenset(c for c, o in s.owner.items() if o == p)
+            self.targets = _nearest(s.info, owned)
+        return self.targets.get(city, 99)
+
+
+@functools.lru_cache(maxsize=1024)
+def _nearest(info: BoardInfo, owned: frozenset[str]) -> dict[str, int]:
+    """Roads from each city to the nearest castle not in ``owned`` (memoised: castles change
+    hands far less often than armies move)."""
+    dist = distances(info.board)
+    others = [c for c in info.castles if c not in owned]
+    return {c: min((dist[c].get(t, 99) for t in others), default=0) for c in info.cities}
+
+
+def _assault(v: _View, a: Any) -> float:
+    s = v.state
+    value = 5.0 if a.castle in s.info.royal else 4.0
+    if isinstance(a, actions.PlayGoodFortune):
+        if a.means == "emissary":
+            return 4.0 * _p_ge(v.odds[v.rules.good_fortune_die], s.emissary_target(a.castle)) - 0.5
+        return value * _p_ge(v.odds[v.rules.good_fortune_die], s.army_target(a.castle)) - 0.5
+    colour = v.rules.army_colour(s.army(a.castle, v.p))
+    return value * _p_ge(v.odds[colour], s.army_target(a.castle))
+
+
+def _support(v: _View, a: Any) -> float:
+    s = v.state
+    colour = v.rules.band(s.legit[v.p])
+    return 4.0 * _p_ge(v.odds[colour], s.emissary_target(a.castle))
+
+
+def _battle(v: _View, a: Any) -> float:
+    s, p = v.state, v.p
+    cavalry = isinstance(a, actions.PlayCavalryCharge)
+    win = battle_odds(v.rules, s.army(a.city, p), s.army(a.city, a.defender), cavalry)
+    allied = 4.0 if s.allied(p, a.defender) else 0.0
+    return 4.0 * win - 2.5 * (1 - win) + (v.rules.cavalry_vp * win if cavalry else 0) - allied
+
+
+def _send(v: _View, a: Any) -> float:
+    if a.to == ROME:
+        return 2.2
+    if a.to in (SARACENS, MAGYARS):
+        return 0.3  # insurance against an invasion
+    return 2.0 * _p_ge(v.odds[v.rules.band(v.state.legit[v.p])], v.state.emissary_target(a.to))
+
+
+def _move(v: _View, a: Any) -> float:
+    return 0.4 + (v.nearest(a.frm) - v.nearest(a.to)) * (0.6 + a.count / 4)
+
+
+def _king_is_dead(v: _View, a: Any) -> float:
+    legit = v.state.legit
+    return 3.0 if legit[v.p] == max(legit) else -1.0
+
+
+def _pope(v: _View, a: Any) -> float:
+    rome = v.state.rome
+    counts = [rome.count(q) for q in range(v.state.num_players)]
+    return 3.0 if counts[v.p] == max(counts) and counts[v.p] > 0 else -1.0
+
+
+def _invasion(v: _View, a: Any) -> float:
+    people = v.state.magyars if a.card.startswith("magyar") else v.state.saracens
+    return 2.0 if v.p in people else -1.0
+
+
+def _constant(value: float) -> Any:
+    return lambda v, a: value
+
+
+_zero = _constant(0.0)
+
+_SCORES: dict[type, Any] = {
+    actions.AttackCastle: _assault,
+    actions.PlayGoodFortune: _assault,
+    actions.RequestSupport: _support,
+    actions.AttackArmy: _battle,
+    actions.PlayCavalryCharge: _battle,
+    actions.Recruit: _constant(2.5),
+    actions.PlayLoyalVassal: _constant(2.5),
+    actions.SendEmissary: _send,
+    actions.PlayBishop: _constant(3.5),
+    actions.PlaySecretPact: _constant(3.5),
+    actions.PlayKingIsDead: _king_is_dead,
+    actions.PlayPope: _pope,
+    actions.PlayInvasion: _invasion,
+    actions.PlayResistance: _constant(2.0),
+    actions.PlaySpy: _constant(0.8),
+    actions.PlayHostage: _constant(0.8),
+    actions.TakeHostage: _constant(0.8),
+    actions.AcceptAlliance: _constant(1.8),
+    actions.TakeCard: _constant(1.0),
+    actions.DrawCards: _constant(1.3),
+    actions.Move: _move,
+    actions.PlayForcedMarch: _move,
+    actions.ReturnHostage: _constant(-0.5),
+    actions.DiscardCard: lambda v, a: 0.1 - card_value(a.card) / 10,
+}
+"""The policy's score of each kind of turn action (the greedy player's values)."""
+
+
+_BATTLES: dict[tuple[Any, int, int, bool], float] = {}
+
+
+def battle_odds(rules: Any, attacker: int, defender: int, cavalry: bool) -> float:
+    """P(the attacker wins), no shields: exact, computed in Fractions (no sympy) once."""
+    key = (rules, attacker, defender, cavalry)
+    if key not in _BATTLES:
+        with exact_fractions():
+            result = odds.battle(attacker, defender, rules=rules, cavalry_charge=cavalry)
+            _BATTLES[key] = float(result.attacker_wins)
+    return _BATTLES[key]
+
+
+def card_value(card: str) -> float:
+    """What a card in hand is worth to the light and greedy players."""
+    return {
+        "secret_pact": 3.0,
+        "bishop": 2.5,
+        "good_fortune": 2.0,
+        "loyal_vassal": 1.5,
+        "king_is_dead": 1.5,
+        "cavalry_charge": 1.2,
+        "forced_march": 1.0,
+    }.get(card_kind(card), 0.5)
+
+
+# Road distances between cities, by board (boards are unhashable: keyed by id).
+_DISTANCES: dict[int, dict[str, dict[str, int]]] = {}
+
+
+def distances(board: Any) -> dict[str, dict[str, int]]:
+    """Roads between every two cities of ``board`` (worked out once per board)."""
+    key = id(board)
+    if key not in _DISTANCES:
+        _DISTANCES[key] = dict(nx.all_pairs_shortest_path_length(board.graph()))
+    return _DISTANCES[key]

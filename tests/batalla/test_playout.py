@@ -1,0 +1,43 @@
+"""The light playout policy and the evaluation of a position of Batalla de Coronas."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from coronas.batalla import Game
+from coronas.batalla.playout import LightBot, evaluate
+from coronas.engine import State
+
+from ..playouts import check_shares_along_a_game, light_wins, play_legally
+from .helpers import position
+
+
+def test_light_bot_plays_legal_actions_to_the_end():
+    for seed in range(6):
+        play_legally(Game(seed=seed).new_initial_state(), LightBot(), random.Random(seed))
+
+
+def test_light_bot_beats_random_play():
+    """Seeded: of 10 games against random play, seats alternating, light wins at least 9."""
+
+    def start(seed: int) -> State:
+        return Game(seed=200 + seed).new_initial_state()
+
+    assert light_wins(start, LightBot(), 2, 10) >= 9
+
+
+def test_evaluate_gives_shares_in_0_1_summing_to_1_and_exact_at_the_end():
+    for seed in range(4):
+        state = Game(seed=seed).new_initial_state()
+        check_shares_along_a_game(state, evaluate, LightBot(), random.Random(seed))
+
+
+def test_evaluate_is_even_at_the_start_and_favours_the_player_two_gems_ahead():
+    assert evaluate(Game(seed=1).new_initial_state()) == (0.5, 0.5)
+    ahead = position(gems_won=[2, 0])
+    behind = position(gems_won=[0, 2])
+    assert evaluate(ahead)[0] > 0.95
+    assert evaluate(behind)[0] < 0.05
+    assert evaluate(ahead)[0] == pytest.approx(evaluate(behind)[1])

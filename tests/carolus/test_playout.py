@@ -1,0 +1,53 @@
+"""The light playout policy and the evaluation of a position of Carolus Magnus."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from coronas.carolus import Game
+from coronas.carolus.bots import BOTS
+from coronas.carolus.playout import LightBot, evaluate
+from coronas.engine import State
+
+from ..playouts import check_shares_along_a_game, light_wins, play_legally
+from .conftest import make
+
+
+def test_light_bot_is_registered():
+    assert BOTS["light"] is LightBot and LightBot().name == "light"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_light_bot_plays_legal_actions_to_the_end(players):
+    for seed in range(3):
+        state = Game(players=players, seed=seed).new_initial_state()
+        play_legally(state, LightBot(), random.Random(seed))
+
+
+def test_light_bot_beats_random_play():
+    """Seeded: of 10 two-player games against random play, seats alternating, light wins at
+    least 9 (a shared win counts a half)."""
+
+    def start(seed: int) -> State:
+        return Game(players=2, seed=300 + seed).new_initial_state()
+
+    assert light_wins(start, LightBot(), 2, 10) >= 9
+
+
+def test_evaluate_gives_shares_in_0_1_summing_to_1_and_exact_at_the_end():
+    for seed, players in ((0, 2), (1, 3), (2, 2)):
+        state = Game(players=players, seed=seed).new_initial_state()
+        check_shares_along_a_game(state, evaluate, LightBot(), random.Random(seed))
+
+
+def test_evaluate_favours_the_player_near_the_castle_target():
+    """Player 0 has 8 of the 10 castles it needs and holds two families; player 1 has 1."""
+    state = make(
+        castles={2: (0, 3), 5: (0, 3), 9: (0, 2), 12: (1, 1)},
+        courts=({"red": 2, "blue": 1}, {}),
+    )
+    assert state.control.count(0) == 2
+    shares = evaluate(state)
+    assert shares[0] > 0.9 and shares[0] + shares[1] == pytest.approx(1)

@@ -1,0 +1,140 @@
+"""Fast playouts of Corona de Hierro: seeded games replay as before the engine was made
+faster, the light policy plays legal moves on what its seat sees, and the evaluation of a
+position gives win chances from public information."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+
+from coronas.engine import IllegalAction, RandomBot, State, play
+from coronas.engine.actions import jsonable
+from coronas.hierro import AttackCastle, Game
+from coronas.hierro.bots import BOTS
+from coronas.hierro.playout import LightBot, evaluate
+
+from ..playouts import check_shares_along_a_game, light_wins, play_legally
+from .helpers import BLUE, GREEN, RED, position
+from .test_observation import twin
+
+# Seeded random playouts recorded on the engine before its speed-ups: (players, seed, number of
+# actions, final scores, the first 16 hex digits of the SHA-256 of the history as JSON).
+RECORDED = [
+    (3, 0, 584, [12, 18, 12], "b0ca62d88ef24167"),
+    (3, 1, 520, [18, 12, 14], "f8e78434d6de6104"),
+    (3, 2, 501, [13, 5, 26], "283b26c1d1652475"),
+    (3, 3, 546, [22, 7, 14], "f369f65d5fd023a1"),
+    (4, 1, 548, [12, 9, 13, 6], "7a780f9a8a1cd41a"),
+    (5, 2, 401, [11, 3, 2, 12, 6], "9f92d406f4916218"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "length", "scores", "digest"), RECORDED)
+def test_seeded_random_playouts_replay_the_recorded_histories(
+    players, seed, length, scores, digest
+):
+    state = play(Game(players=players, seed=seed).new_initial_state(), RandomBot(), seed)
+    text = json.dumps([jsonable(a) for a in state.history], sort_keys=True)
+    assert len(state.history) == length
+    assert state.returns() == scores
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == digest
+
+
+def test_apply_still_checks_an_action_after_a_change_by_hand():
+    """``apply`` trusts only the very actions listed for the position as it is: a listed
+    action is checked again once the position was changed by hand."""
+    s = position(castles={"Verona": GREEN}, armies={"Verona": {RED: 3}})
+    attack = AttackCastle("Verona")
+    assert attack in s.legal_actions()
+    listed = next(a for a in s.legal_actions() if a == attack)
+    s.armies = {}
+    with pytest.raises(IllegalAction, match="no army"):
+        s.apply(listed)
+    assert s.history == []
+
+
+def test_light_bot_is_registered_and_named():
+    assert BOTS["light"] is LightBot and LightBot().name == "light"
+    assert repr(LightBot()) == "LightBot(epsilon=0.1)"
+    with pytest.raises(ValueError, match="probability"):
+        LightBot(epsilon=2)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_light_bot_plays_legal_actions_to_the_end(players):
+    for seed in range(3):
+        state = Game(players=players, seed=seed).new_initial_state()
+        play_legally(state, LightBot(), random.Random(seed))
+
+
+def test_light_bot_beats_random_play():
+    """Seeded: in 6 three-player games, the light seat (rotated) wins at least 5; random
+    seats would win 2 on average."""
+
+    def start(seed: int) -> State:
+        return Game(players=3, seed=100 + seed).new_initial_state()
+
+    assert light_wins(start, LightBot(), 3, 6) >= 5
+
+
+def test_light_bot_and_evaluate_see_only_what_their_seat_sees():
+    rng = random.Random(11)
+    state = Game(players=4, seed=11).new_initial_state()
+    checked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        p = state.current_player
+        if len(state.history) % 5 == 0:
+            other = twin(state, p, rng)
+            k = rng.randrange(2**32)
+            assert LightBot().choose(state, random.Random(k)) == LightBot().choose(
+                other, random.Random(k)
+            )
+            assert evaluate(state) == evaluate(other)
+            checked += 1
+        state.apply(LightBot().choose(state, rng))
+    assert checked > 10
+
+
+def test_evaluate_gives_shares_in_0_1_summing_to_1_and_exact_at_the_end():
+    for seed in range(3):
+        state = Game(players=3 + seed, seed=seed).new_initial_state()
+        check_shares_along_a_game(state, evaluate, LightBot(), random.Random(seed))
+
+
+def test_evaluate_shares_a_shared_victory():
+    state = play(Game(players=3, seed=1).new_initial_state(), RandomBot(), 1)
+    # Put the same final score in two seats' hands by hand: they share the win.
+    state.vp = [0, 0, 0]
+    state.legit = [5, 5, 5]
+    state.hostages = ()
+    state.owner = {}
+    state.loyalty = [None, None, None]
+    assert state.winners() == [RED, GREEN, BLUE]
+    assert evaluate(state) == (1 / 3, 1 / 3, 1 / 3)
+
+
+def test_evaluate_ranks_a_winning_position_above_a_losing_one():
+    """Red holds five castles (two pairs of a noble family) and the top of the legitimacy
+    track; green and blue hold one castle each, low on the track."""
+    s = position(
+        castles={
+            "Verona": RED,
+            "Padua": RED,
+            "Milan": RED,
+            "Turin": RED,
+            "Pavia": RED,
+            "Camerino": GREEN,
+            "Luni": BLUE,
+        },
+        legitimacy=[10, 2, 2],
+    )
+    shares = evaluate(s)
+    assert shares[RED] > 0.8
+    assert shares[RED] > shares[GREEN] and shares[RED] > shares[BLUE]
+    assert shares[GREEN] == pytest.approx(shares[BLUE])
