@@ -34,12 +34,12 @@ from coronas.batalla.actions import (
 )
 from coronas.batalla.odds import battle_choice, gem_probability
 from coronas.batalla.rules import CHURCH_SQUARES, Rules
-from coronas.engine import RandomBot
+from coronas.engine import MCTSBot, RandomBot
 
 if TYPE_CHECKING:
     from coronas.batalla.state import BatallaState
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot"]
+__all__ = ["BOTS", "GreedyBot", "MCTSBot", "RandomBot"]
 
 SEAT_ORDER = ("master_of_coin", "sorcerer", "militia_commander", "smith", "priest", "noble")
 """The greedy player's preference for empty chairs, best first."""
@@ -210,5 +210,5 @@ def _church_squares(r: Rules, obs: dict[str, Any], p: int) -> list[str]:
     return [s for s in CHURCH_SQUARES if s != obs["clergy"][p]]
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 """The bots by name (for the command line and widgets)."""

@@ -20,7 +20,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
-from coronas.engine import RandomBot
+from coronas.engine import MCTSBot, RandomBot
 
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
@@ -92,5 +92,5 @@ class GreedyBot:
         return "GreedyBot()"
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 """The bots by name, as ``coronas play --bots`` and ``coronas simulate`` find them."""

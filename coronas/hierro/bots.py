@@ -24,12 +24,12 @@ from typing import Any
 import networkx as nx
 
 from coronas.dice import exact_fractions
-from coronas.engine import RandomBot
+from coronas.engine import MCTSBot, RandomBot
 from coronas.hierro import actions, odds
 from coronas.hierro.rules import card_kind
 from coronas.hierro.state import ROME, HierroState
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot", "Seen"]
+__all__ = ["BOTS", "GreedyBot", "MCTSBot", "RandomBot", "Seen"]
 
 
 class Seen:
@@ -223,5 +223,5 @@ def _distances(board: Any) -> dict[str, dict[str, int]]:
     return _distances_cache[key]
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 """The bots by name (used by ``coronas play`` and ``coronas simulate``)."""
