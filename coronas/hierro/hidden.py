@@ -73,11 +73,9 @@ def resample(state: HierroState, player: int, rng: random.Random) -> HierroState
         for where, k in places:
             drawn[where] += pool[i : i + k]
             i += k
-        rest = Counter(pool[i:])
         for card in list(deck):
-            if card not in rest:
-                del deck[card]
-        for card, k in sorted(rest.items()):
+            del deck[card]
+        for card, k in sorted(Counter(pool[i:]).items()):
             deck[card] = k
     for (name, q), cards in drawn.items():
         getattr(t, name)[q] = tuple(sorted(cards))
