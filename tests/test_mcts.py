@@ -259,15 +259,26 @@ def test_command_line_bot_specs():
         make_bots(Batalla, "mtcs", 2)
 
 
+def batalla_material(state: State) -> tuple[float, float]:
+    """A small evaluation for cut playouts: each side's share of gems (weighted 3), swords,
+    shields and dragon levels, plus one."""
+    a, b = (
+        1 + 3 * state.gems_won[p] + state.swords[p] + state.shields[p] + state.dragon[p]
+        for p in (0, 1)
+    )
+    return (a / (a + b), b / (a + b))
+
+
 def test_small_search_beats_random_at_batalla():
-    """18 of 20 seeded games or more, seats alternating (a regression check of strength)."""
+    """18 of 20 seeded games or more, seats alternating (a regression check of strength):
+    20 simulations a decision, playouts cut after 6 actions and scored by material."""
     from coronas.batalla import Game as Batalla
 
     wins = 0
     for g in range(20):
         seat = g % 2
         bots = [RandomBot(), RandomBot()]
-        bots[seat] = MCTSBot(simulations=10)
+        bots[seat] = MCTSBot(simulations=20, evaluate=batalla_material, depth=6)
         state = play(Batalla(seed=g).new_initial_state(), bots, rng=g)
         wins += state.winners() == [seat]
     assert wins >= 18

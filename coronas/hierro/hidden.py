@@ -13,12 +13,13 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from coronas.hierro.actions import SpyDiscard
 from coronas.hierro.rules import MILITARY_KINDS, card_kind
 
 if TYPE_CHECKING:
     from coronas.hierro.state import HierroState
 
-__all__ = ["deck_of", "resample"]
+__all__ = ["deck_of", "resample", "seen_by_spy"]
 
 
 def deck_of(card: str) -> str:
@@ -41,8 +42,9 @@ def resample(state: HierroState, player: int, rng: random.Random) -> HierroState
     The kind of a hidden card (military or political) stays in its place: every draw names its
     deck and every card played or discarded is shown, so in the basic game the number of each
     kind in a hand is public. After the advanced game's opening draft it is not (the cards
-    kept are chosen unseen), and the draw keeps the kinds of the real hands there. Cards seen
-    with Spy are kept while they are on view (step ``"spy"``), not remembered afterwards.
+    kept are chosen unseen), and the draw keeps the kinds of the real hands there. A hand
+    ``player`` has looked at with Spy keeps, for good, the cards seen there that it has not
+    given up since (:func:`seen_by_spy`); the rest of it is drawn.
 
     The result starts at this position: its history is empty and undo goes back to it, no
     further (a determinisation is for play from here, not to be saved as the game).
@@ -59,14 +61,22 @@ def resample(state: HierroState, player: int, rng: random.Random) -> HierroState
         rng.shuffle(pool)
         for q, card in zip(dealt, pool, strict=False):
             t.loyalty[q] = card
+    known = seen_by_spy(state, player)
     piles = {(name, q): getattr(t, name)[q] for q in others for name in ("hands", "looking")}
     drawn: dict[tuple[str, int], list[str]] = {where: [] for where in piles}
+    fixed: dict[tuple[str, int], Counter] = {("hands", q): k for q, k in known.items()}
     for deck_name, deck in t.decks.items():
-        places = [
-            (where, sum(deck_of(c) == deck_name for c in cards)) for where, cards in piles.items()
-        ]
-        pool = [c for cards in piles.values() for c in cards if deck_of(c) == deck_name]
-        pool += Counter(deck).elements()
+        places = []
+        pool = list(Counter(deck).elements())
+        for where, cards in piles.items():
+            mine = Counter(c for c in cards if deck_of(c) == deck_name)
+            sure = Counter(
+                {c: k for c, k in fixed.get(where, {}).items() if deck_of(c) == deck_name}
+            )
+            drawn[where] += sure.elements()
+            free = mine - sure
+            pool += free.elements()
+            places.append((where, free.total()))
         pool.sort()
         rng.shuffle(pool)
         i = 0
@@ -80,3 +90,28 @@ def resample(state: HierroState, player: int, rng: random.Random) -> HierroState
     for (name, q), cards in drawn.items():
         getattr(t, name)[q] = tuple(sorted(cards))
     return t
+
+
+def seen_by_spy(state: HierroState, player: int) -> dict[int, Counter]:
+    """The cards ``player`` knows to be in another player's hand: those it saw there with
+    Spy, less every card that hand has given up since (played or discarded, in the open);
+    by player. A card that left a hand may have been the one seen or one drawn since: the
+    seat cannot tell, so only what remains for certain is known."""
+    history = state.history
+    first = next((i for i, a in enumerate(history) if type(a) is SpyDiscard), None)
+    if first is None:
+        return {}
+    n = state.num_players
+    walk = state.clone()
+    removed = [Counter() for _ in range(n)]
+    known: dict[int, Counter] = {}
+    while len(walk.history) > first:
+        after = list(walk.hands)
+        action = walk.undo()
+        for q in range(n):
+            removed[q] += Counter(walk.hands[q]) - Counter(after[q])
+        if type(action) is SpyDiscard and walk.player == player:
+            q = walk.spied
+            sure = Counter(walk.hands[q]) - removed[q]
+            known[q] = known.get(q, Counter()) | sure
+    return {q: k for q, k in known.items() if k}

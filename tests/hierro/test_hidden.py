@@ -120,3 +120,27 @@ def test_twins_get_the_same_search_and_decision(seed):
     table = bot.last.table()
     assert bot.choose(t, random.Random(seed)) == mine
     assert bot.last.table() == table
+
+
+def test_cards_seen_with_spy_stay_known_until_given_up():
+    """Red spies on green (pope and hostage) and discards the hostage. Green then draws a
+    card red does not see: red still knows the pope is there, the other card is drawn."""
+    from coronas.hierro import Draw, PlaySpy, SpyDiscard, TakeCard
+
+    political = {"spy": 2, "pope": 2, "hostage": 1, "king_is_dead": 2}
+    s = small_game(political, [("spy",), ("hostage", "pope"), ("spy",)])
+    s.apply(PlaySpy(GREEN))
+    s.apply(SpyDiscard("hostage"))
+    s.apply(next(a for a in s.legal_actions() if "Rome" in str(a)))
+    s.apply(TakeCard("political"))
+    s.apply(Draw("king_is_dead"))
+    assert s.hands[GREEN] == ("king_is_dead", "pope")
+    rng = random.Random(1)
+    others = Counter()
+    for _ in range(300):
+        hand = list(s.resample(RED, rng).hands[GREEN])
+        hand.remove("pope")
+        others.update(hand)
+    assert set(others) == {"spy", "pope", "king_is_dead"}
+    # Blue never played Spy: it knows nothing of green's hand.
+    assert {s.resample(BLUE, rng).hands[GREEN] for _ in range(100)} > {("king_is_dead", "pope")}
