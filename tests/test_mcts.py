@@ -282,3 +282,22 @@ def test_small_search_beats_random_at_batalla():
         state = play(Batalla(seed=g).new_initial_state(), bots, rng=g)
         wins += state.winners() == [seat]
     assert wins >= 18
+
+
+def test_the_stepper_seats_a_search_bot():
+    from coronas.hierro import Game as Hierro
+    from coronas.widgets.stepper.model import StepperModel
+
+    bot = MCTSBot(simulations=5)
+    model = StepperModel(Hierro(players=3, seed=1).new_initial_state(), bots={0: bot})
+    moved = 0
+    while moved < 3:
+        player = model.state.current_player
+        if player == CHANCE:
+            model.roll()
+            continue
+        assert player == 0 or model.play(model.state.legal_actions()[0])
+        if player == 0:
+            assert model.bot_move() is not None
+            assert bot.last.simulations == 5
+            moved += 1
