@@ -301,3 +301,17 @@ def test_the_stepper_seats_a_search_bot():
             assert model.bot_move() is not None
             assert bot.last.simulations == 5
             moved += 1
+
+
+def test_search_bots_travel_to_worker_processes():
+    """simulate sends the bots to other processes: the same games either way."""
+    from functools import partial
+
+    from coronas.batalla import Game as Batalla
+    from coronas.simulate import simulate
+
+    bots = [MCTSBot(simulations=5, evaluate=batalla_material, depth=4), RandomBot()]
+    factory = partial(Batalla, players=2)
+    one = simulate(factory, bots, 4, seed=3, progress=False, chunk_size=2)
+    two = simulate(factory, bots, 4, seed=3, progress=False, jobs=2, chunk_size=2)
+    assert one.records == two.records
