@@ -380,8 +380,9 @@ class MCTSBot:
     ``playout`` (a bot) and ``evaluate``/``depth`` override the game's defaults
     (:func:`game_defaults`). Decisions draw their seeds from the ``rng`` that ``choose`` is
     given (the one :func:`~coronas.engine.play` passes), unless ``seed`` fixes them; with a
-    simulation budget the same rng gives the same decision. The last search is kept as
-    ``last`` for a look at its tree. The bot pickles (the game's defaults are looked up again
+    simulation budget the same rng gives the same decision. A lone legal action is played
+    without a search. The last search is kept as ``last`` for a look at its tree (None after
+    a lone action). The bot pickles (the game's defaults are looked up again
     in the process that uses it).
     """
 
@@ -417,6 +418,10 @@ class MCTSBot:
 
     def choose(self, state: State, rng: random.Random | None) -> Any:
         seed = self.seed if self.seed is not None else (rng or random).getrandbits(64)
+        legal = state.legal_actions()
+        if len(legal) == 1:  # nothing to weigh
+            self.last = None
+            return legal[0]
         found = Search(
             state,
             rng=seed,

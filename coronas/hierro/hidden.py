@@ -61,7 +61,7 @@ def resample(state: HierroState, player: int, rng: random.Random) -> HierroState
         rng.shuffle(pool)
         for q, card in zip(dealt, pool, strict=False):
             t.loyalty[q] = card
-    known = seen_by_spy(state, player)
+    known = _seen_by_spy_memo(state, player)
     piles = {(name, q): getattr(t, name)[q] for q in others for name in ("hands", "looking")}
     drawn: dict[tuple[str, int], list[str]] = {where: [] for where in piles}
     fixed: dict[tuple[str, int], Counter] = {("hands", q): k for q, k in known.items()}
@@ -90,6 +90,21 @@ def resample(state: HierroState, player: int, rng: random.Random) -> HierroState
     for (name, q), cards in drawn.items():
         getattr(t, name)[q] = tuple(sorted(cards))
     return t
+
+
+_last_walk: list[tuple] = []
+"""The last :func:`seen_by_spy` answer, with its state, seat and history: a search resamples
+one position thousands of times, and the walk back through its history costs a playout."""
+
+
+def _seen_by_spy_memo(state: HierroState, player: int) -> dict[int, Counter]:
+    if _last_walk:
+        ref, seat, history, known = _last_walk[0]
+        if ref is state and seat == player and history == state.history:
+            return known
+    known = seen_by_spy(state, player)
+    _last_walk[:] = [(state, player, list(state.history), known)]
+    return known
 
 
 def seen_by_spy(state: HierroState, player: int) -> dict[int, Counter]:
