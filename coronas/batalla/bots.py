@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any
 from coronas.batalla.odds import battle_choice, gem_probability
 from coronas.batalla.playout import SEAT_ORDER, LightBot, _church_squares
 from coronas.batalla.rules import Rules
-from coronas.engine import RandomBot
+from coronas.engine import MCTSBot, RandomBot
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from coronas.batalla.state import BatallaState
 
-__all__ = ["BOTS", "SEAT_ORDER", "GreedyBot", "LightBot", "RandomBot"]
+__all__ = ["BOTS", "SEAT_ORDER", "GreedyBot", "LightBot", "MCTSBot", "RandomBot"]
 
 
 class GreedyBot(LightBot):
@@ -89,5 +89,10 @@ def _cross_counts(r: Rules, obs: Mapping[str, Any], p: int) -> bool:
     return ready and "golden" in _church_squares(r, obs, p)
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "light": LightBot}
+BOTS: dict[str, Any] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "light": LightBot,
+    "mcts": MCTSBot,
+}
 """The bots by name (for the command line and widgets)."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
 from coronas.carolus.playout import LightBot, lead
-from coronas.engine import RandomBot
+from coronas.engine import MCTSBot, RandomBot
 
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
@@ -92,5 +92,10 @@ class GreedyBot:
         return "GreedyBot()"
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "light": LightBot}
+BOTS: dict[str, Any] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "light": LightBot,
+    "mcts": MCTSBot,
+}
 """The bots by name, as ``coronas play --bots`` and ``coronas simulate`` find them."""

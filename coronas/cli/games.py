@@ -86,17 +86,32 @@ def make_bots(game_cls: type, spec: str, n_players: int) -> tuple[list[str], lis
             f"{len(names)} bots for {count(n_players, 'player')}: give one bot, or one per player"
         )
     table = bots_for(game_cls)
-    unknown = [n for n in names if n not in table]
-    if unknown:
+    return names, [_make_bot(game_cls, table, n) for n in names]
+
+
+def _make_bot(game_cls: type, table: dict[str, Callable[[], Any]], spec: str) -> Any:
+    """A fresh bot for ``name`` or ``name:settings`` (``mcts:2000``, ``mcts:1s``): a bot with
+    settings parses them with its ``from_spec``."""
+    name, colon, settings = spec.partition(":")
+    name = name.strip()
+    if name not in table:
         import difflib
 
-        near = difflib.get_close_matches(unknown[0], list(table), n=1)
+        near = difflib.get_close_matches(name, list(table), n=1)
         hint = f"; did you mean {near[0]!r}?" if near else ""
         raise CommandError(
-            f"unknown bot {unknown[0]!r} for {game_cls.name}{hint} "
-            f"(the bots are {', '.join(table)})"
+            f"unknown bot {name!r} for {game_cls.name}{hint} (the bots are {', '.join(table)})"
         )
-    return names, [table[n]() for n in names]
+    factory = table[name]
+    if not colon:
+        return factory()
+    from_spec = getattr(factory, "from_spec", None)
+    if from_spec is None:
+        raise CommandError(f"bot {name!r} takes no settings, got {spec!r}")
+    try:
+        return from_spec(settings)
+    except ValueError as exc:
+        raise CommandError(f"bot {spec!r}: {exc}") from None
 
 
 def game_arguments(p: argparse.ArgumentParser, default_bots: str = "random") -> None:
@@ -110,7 +125,8 @@ def game_arguments(p: argparse.ArgumentParser, default_bots: str = "random") -> 
     p.add_argument(
         "--bots",
         default=default_bots,
-        help="bot names, one for all seats or one per seat, comma-separated "
+        help="bot names, one for all seats or one per seat, comma-separated; mcts takes a "
+        "budget: mcts:2000 (simulations), mcts:1s (seconds a decision) "
         f"(default {default_bots})",
     )
     p.add_argument(

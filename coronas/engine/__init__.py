@@ -27,13 +27,14 @@ JSON), :mod:`~coronas.engine.rules` (rule sets), :mod:`~coronas.engine.game` (ma
 registry), :mod:`~coronas.engine.state` (the State), :mod:`~coronas.engine.advice` (the odds
 of the move at hand), :mod:`~coronas.engine.journal` (the undo
 log), :mod:`~coronas.engine.saving` (saved games), :mod:`~coronas.engine.search` (bots, playouts,
-the exact tree walk).
+the exact tree walk), :mod:`~coronas.engine.mcts` (Monte Carlo tree search and its bot).
 """
 
 from coronas.engine.actions import Action, action_from_dict, action_to_dict
 from coronas.engine.advice import Odds
 from coronas.engine.errors import IllegalAction, RulesError, SaveFileError
 from coronas.engine.game import Game, available_games, register_game
+from coronas.engine.mcts import MCTSBot, Search, search
 from coronas.engine.rules import RuleSet
 from coronas.engine.saving import FORMAT_VERSION, load_game
 from coronas.engine.search import Bot, RandomBot, exact_distribution, play
@@ -47,11 +48,13 @@ __all__ = [
     "Bot",
     "Game",
     "IllegalAction",
+    "MCTSBot",
     "Odds",
     "RandomBot",
     "RuleSet",
     "RulesError",
     "SaveFileError",
+    "Search",
     "State",
     "action_from_dict",
     "action_to_dict",
@@ -60,4 +63,5 @@ __all__ = [
     "load_game",
     "play",
     "register_game",
+    "search",
 ]

@@ -238,6 +238,15 @@ class State(journal.Journaled, abc.ABC):
             "to_move": self._current_player(),
         }
 
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A full position equal to this one in everything ``player`` has seen, the rest drawn
+        at random consistently with it (a *determinisation*, for search on a seat's view).
+
+        By default a copy: right for a game without secrets. A game with secrets overrides it
+        and draws its hidden cards with ``rng``.
+        """
+        return self.clone()
+
     def observation_text(self, player: int) -> str:
         """:meth:`observation` in words; by default the open position, as ``str`` shows it."""
         self.observation(player)  # checks the player
@@ -314,6 +323,21 @@ class State(journal.Journaled, abc.ABC):
         data["history"] = list(self.history)
         data["_undo"] = [journal.copy_record(r, memo) for r in self._undo]
         data["_listed"] = None
+        return new
+
+    def _copy_position(self) -> State:
+        """An independent copy of the position alone: no history, nothing to undo (a game
+        that starts here, as a determinisation does)."""
+        new = object.__new__(type(self))
+        memo: dict[int, Any] = {}
+        constant = self._CONSTANT_FIELDS
+        data = new.__dict__
+        for k, v in self.__dict__.items():
+            if k not in self._UNLOGGED:
+                data[k] = v if k in constant else journal.copy_value(v, memo)
+        data["game"] = self.game
+        data["history"] = []
+        data["_undo"] = []
         return new
 
     def child(self, action: Any) -> State:

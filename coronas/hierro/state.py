@@ -275,6 +275,13 @@ class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, S
                     return outcome
         return super().sample_chance(rng)
 
+    def resample(self, player: int, rng: random.Random) -> HierroState:
+        """A position alike to this one for ``player``, the cards it cannot see drawn anew
+        (:func:`coronas.hierro.hidden.resample`)."""
+        from coronas.hierro.hidden import resample
+
+        return resample(self, player, rng)
+
     # -- players and pieces ------------------------------------------------------------------------
     def colour(self, player: int) -> str:
         """The colour of seat ``player`` (red, green, blue, yellow, black by default)."""

@@ -14,7 +14,7 @@ from coronas.batalla import (
     Rules,
     SpendSwords,
 )
-from coronas.batalla.bots import BOTS, GreedyBot, LightBot, RandomBot
+from coronas.batalla.bots import BOTS, GreedyBot, LightBot, MCTSBot, RandomBot
 from coronas.batalla.odds import battle_choice
 from tests.batalla.helpers import play_out, position
 
@@ -22,8 +22,9 @@ SORCERER_ON_3 = [(None, None, "sorcerer", None, None, None), (None,) * 6]
 
 
 def test_bots_have_names_and_are_registered():
-    assert sorted(BOTS) == ["greedy", "light", "random"] and BOTS["greedy"] is GreedyBot
+    assert sorted(BOTS) == ["greedy", "light", "mcts", "random"] and BOTS["greedy"] is GreedyBot
     assert BOTS["light"] is LightBot and LightBot().name == "light"
+    assert BOTS["mcts"] is MCTSBot and MCTSBot.name == "mcts"
     assert GreedyBot().name == "greedy" and RandomBot().name == "random"
 
 

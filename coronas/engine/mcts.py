@@ -1,0 +1,449 @@
+"""Monte Carlo tree search over the protocol: one search for every game.
+
+The search is UCT (Kocsis and Szepesvári, 2006) with explicit chance and hidden information:
+
+* **selection** by UCB1: at a decision of seat ``p`` the child maximising
+  ``mean_p + c * sqrt(ln(N) / n)``, where ``mean_p`` is the child's mean value for ``p``, ``n``
+  its visits and ``N`` the number of times it was available (below). ``c`` defaults to
+  :data:`EXPLORATION` = sqrt(2), the constant of UCB1 for rewards in [0, 1];
+* **chance** is chance: at a chance node the outcome is drawn by its exact probability
+  (``state.sample_chance``), never chosen; the tree keeps one child per outcome met;
+* **expansion**: one new node per simulation;
+* **playout** from the new node by a pluggable policy (any bot), to the end of the game or,
+  with ``depth``, for at most ``depth`` actions and then scored by ``evaluate(state)``;
+* **backup** of every seat's value, for any number of players: a finished game is worth
+  ``1/k`` to each of its ``k`` winners and 0 to the others (the win share), so a node's mean
+  value for a seat is that seat's estimated chance of winning.
+
+**Hidden information.** The search is single-observer information-set MCTS (SO-ISMCTS,
+Cowling, Powley and Whitehouse, 2012): every simulation starts from a *determinisation*,
+``state.resample(player, rng)``, a full position equal to the real one in everything the
+searching seat has seen, the rest drawn at random consistently with it; the tree's nodes are
+keyed by the actions and outcomes played from the root, and an action's statistics are shared
+by every determinisation in which it is legal. Since the legal actions below the root differ
+between determinisations, UCB1's ``N`` is the child's *availability count* (how often it was
+legal when its parent was visited), not the parent's visits. In a game with no secrets
+``resample`` is a copy and the search is plain UCT.
+
+The defaults come from the game: its ``playout`` module (``coronas/<game>/playout.py``),
+when present, gives ``LightBot`` and ``evaluate``; otherwise playouts are random and run to
+the end (:func:`game_defaults`).
+
+>>> from coronas.batalla import Game
+>>> bot = MCTSBot(simulations=50, seed=1)
+>>> bot
+MCTSBot(simulations=50, c=1.414, playout='default')
+>>> state = Game(seed=3).new_initial_state()
+>>> while state.is_chance_node():
+...     state.apply(state.sample_chance(3))
+>>> bot.choose(state, None) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from coronas.engine.search import RandomBot
+from coronas.engine.state import CHANCE, TERMINAL, State
+
+__all__ = [
+    "DEFAULT_SIMULATIONS",
+    "EXPLORATION",
+    "MCTSBot",
+    "Node",
+    "Search",
+    "game_defaults",
+    "parse_budget",
+    "search",
+    "tree_graph",
+]
+
+EXPLORATION = math.sqrt(2)
+"""UCB1's exploration constant for values in [0, 1] (Auer et al., 2002)."""
+DEFAULT_SIMULATIONS = 200
+"""The budget of ``mcts`` named without one: a reproducible simulation count."""
+MAX_SIMULATIONS = 10_000_000
+MAX_SECONDS = 3600.0
+
+
+# -- the game's defaults -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Defaults:
+    """A game's playout policy and evaluation (None: play to the end)."""
+
+    playout: Any
+    evaluate: Callable[[State], Sequence[float]] | None
+
+
+@functools.cache
+def _defaults_of(package: str) -> Defaults:
+    try:
+        module = importlib.import_module(f"{package}.playout")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.playout":
+            raise
+        return Defaults(RandomBot(), None)
+    return Defaults(module.LightBot(), getattr(module, "evaluate", None))
+
+
+def game_defaults(state: State) -> Defaults:
+    """The playout policy and evaluation of ``state``'s game: ``LightBot()`` and ``evaluate``
+    from its ``playout`` module if it has one, else :class:`RandomBot` and no evaluation."""
+    return _defaults_of(type(state.game).__module__.rsplit(".", 1)[0])
+
+
+# -- the tree ------------------------------------------------------------------------------------
+class Node:
+    """A node of the search tree: the position after ``action`` (None at the root).
+
+    ``player`` moves here (:data:`~coronas.engine.CHANCE` at a chance node, set when the
+    node is first reached); ``visits`` counts the simulations through it, ``totals[p]`` adds up
+    seat ``p``'s values over them, ``available`` counts how often it was legal when its parent
+    was visited. ``children`` maps an action or chance outcome to its node.
+    """
+
+    __slots__ = ("action", "available", "children", "player", "totals", "visits")
+
+    def __init__(self, action: Any, players: int):
+        self.action = action
+        self.player: int | None = None
+        self.visits = 0
+        self.available = 0
+        self.totals = [0.0] * players
+        self.children: dict[Any, Node] = {}
+
+    def value(self, player: int) -> float:
+        """The mean value of this node for seat ``player`` (0 if never visited)."""
+        return self.totals[player] / self.visits if self.visits else 0.0
+
+    def values(self) -> tuple[float, ...]:
+        """The mean value for every seat."""
+        return tuple(t / self.visits if self.visits else 0.0 for t in self.totals)
+
+    def __repr__(self) -> str:
+        return f"Node({self.action!r}, visits={self.visits})"
+
+
+def win_shares(state: State) -> tuple[float, ...]:
+    """A finished game's value for each seat: ``1/k`` to each of ``k`` winners, else 0."""
+    winners = state.winners()
+    share = 1.0 / len(winners)
+    return tuple(share if p in winners else 0.0 for p in range(state.num_players))
+
+
+class Search:
+    """One search from the point of view of the seat to move in ``state``.
+
+    ``run(simulations=, seconds=)`` grows the tree (more runs add to it); ``root`` is the
+    tree, ``best()`` the most visited action, ``table()`` the root's actions as rows,
+    ``graph()`` the tree as a networkx graph. ``state`` is never changed.
+    """
+
+    def __init__(
+        self,
+        state: State,
+        rng: random.Random | int | None = None,
+        c: float = EXPLORATION,
+        playout: Any = None,
+        evaluate: Callable[[State], Sequence[float]] | None = None,
+        depth: int | None = None,
+    ):
+        player = state.current_player
+        if player < 0:
+            raise ValueError("the search starts at a decision: this state is a chance node or over")
+        if depth is not None and depth < 0:
+            raise ValueError(f"a playout depth is 0 or more, got {depth}")
+        self.state = state
+        self.player = player
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        self.c = float(c)
+        defaults = game_defaults(state)
+        self.playout = defaults.playout if playout is None else playout
+        self.evaluate = evaluate if evaluate is not None else defaults.evaluate
+        if depth is not None and self.evaluate is None:
+            raise ValueError("playouts cut at a depth need an evaluate(state) to score them")
+        self.depth = depth
+        # A game without secrets is searched on one copy, taken back with undo after each
+        # simulation; a game with secrets gets a new determinisation each time.
+        self._work = state.clone() if type(state).resample is State.resample else None
+        self.root = Node(None, state.num_players)
+        self.root.player = player
+        self.simulations = 0
+
+    # -- growing the tree ----------------------------------------------------------------------
+    def run(self, simulations: int | None = None, seconds: float | None = None) -> Search:
+        """Add ``simulations`` simulations, or as many as fit in ``seconds`` (at least one)."""
+        if (simulations is None) == (seconds is None):
+            raise ValueError("give a budget: simulations or seconds (one of them)")
+        if simulations is not None:
+            for _ in range(simulations):
+                self._simulate()
+        else:
+            end = time.perf_counter() + seconds
+            self._simulate()
+            while time.perf_counter() < end:
+                self._simulate()
+        return self
+
+    def _simulate(self) -> None:
+        rng = self.rng
+        s = self._work if self._work is not None else self.state.resample(self.player, rng)
+        base = len(s.history)
+        node = self.root
+        path = [node]
+        # Selection and expansion.
+        while True:
+            player = s._current_player()
+            if player == TERMINAL:
+                break
+            node.player = player
+            if player == CHANCE:
+                outcome = s.sample_chance(rng)
+                child = node.children.get(outcome)
+                fresh = child is None
+                if fresh:
+                    child = node.children[outcome] = Node(outcome, len(node.totals))
+                s._apply_unchecked(outcome)
+            else:
+                child, fresh = self._select(node, s.legal_actions(), player)
+                s._apply_unchecked(child.action)
+            path.append(child)
+            node = child
+            if fresh:
+                break
+        values = self._rollout(s)
+        for n in path:
+            n.visits += 1
+            totals = n.totals
+            for p, v in enumerate(values):
+                totals[p] += v
+        self.simulations += 1
+        if s is self._work:
+            for _ in range(len(s.history) - base):
+                s.undo()
+
+    def _select(self, node: Node, legal: list[Any], player: int) -> tuple[Node, bool]:
+        children = node.children
+        untried = [a for a in legal if a not in children]
+        for a in legal:
+            child = children.get(a)
+            if child is not None:
+                child.available += 1
+        if untried:
+            action = untried[self.rng.randrange(len(untried))]
+            child = children[action] = Node(action, len(node.totals))
+            child.available = 1
+            return child, True
+        c = self.c
+        best, best_score = None, -math.inf
+        for a in legal:
+            child = children[a]
+            score = child.totals[player] / child.visits + c * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if score > best_score:
+                best, best_score = child, score
+        return best, False
+
+    def _rollout(self, s: State) -> tuple[float, ...]:
+        rng = self.rng
+        choose = self.playout.choose if hasattr(self.playout, "choose") else self.playout
+        sample = s.sample_chance
+        apply = s._apply_unchecked
+        steps = 0
+        limit = self.depth
+        while True:
+            player = s._current_player()
+            if player == TERMINAL:
+                return win_shares(s)
+            if limit is not None and steps >= limit:
+                return tuple(self.evaluate(s))
+            apply(sample(rng) if player == CHANCE else choose(s, rng))
+            steps += 1
+
+    # -- reading the tree ----------------------------------------------------------------------
+    def best(self) -> Any:
+        """The root's most visited action (ties: the higher mean value, then the first met)."""
+        p = self.player
+        children = list(self.root.children.values())
+        if not children:
+            raise ValueError("the search has not run yet")
+        return max(children, key=lambda n: (n.visits, n.value(p))).action
+
+    def table(self) -> list[dict[str, Any]]:
+        """The root's actions, most visited first: ``action``, ``label`` (in the game's
+        words), ``visits``, ``value`` (the mover's mean win share) and ``values`` (every
+        seat's)."""
+        p = self.player
+        rows = [
+            {
+                "action": n.action,
+                "label": self.state.describe(n.action),
+                "visits": n.visits,
+                "value": n.value(p),
+                "values": n.values(),
+            }
+            for n in self.root.children.values()
+        ]
+        rows.sort(key=lambda r: (-r["visits"], -r["value"]))
+        return rows
+
+    def table_text(self) -> str:
+        """:meth:`table` as aligned text."""
+        lines = [f"{'visits':>7}  {'win':>6}  action"]
+        for r in self.table():
+            lines.append(f"{r['visits']:>7}  {r['value']:>6.1%}  {r['label']}")
+        lines.append(f"{self.simulations} simulations from {self.state.player_name(self.player)}")
+        return "\n".join(lines)
+
+    def graph(self, max_depth: int | None = None) -> Any:
+        """The tree as a networkx DiGraph (see :func:`tree_graph`)."""
+        return tree_graph(self.root, max_depth=max_depth)
+
+
+def tree_graph(root: Node, max_depth: int | None = None) -> Any:
+    """A search tree as a ``networkx.DiGraph``: nodes numbered 0 (the root) upward with
+    ``action`` (str, "" at the root), ``player`` (who moves there: a seat, -1 at chance, -4
+    at the end, None if never expanded), ``visits``, ``values`` (every seat's mean value) and
+    ``depth``; an edge parent -> child carries ``action``. ``max_depth`` keeps the top levels."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    stack = [(root, None, 0)]
+    count = 0
+    while stack:
+        node, parent, depth = stack.pop()
+        me = count
+        count += 1
+        label = "" if node.action is None else str(node.action)
+        g.add_node(
+            me,
+            action=label,
+            player=node.player,
+            visits=node.visits,
+            values=node.values(),
+            depth=depth,
+        )
+        if parent is not None:
+            g.add_edge(parent, me, action=label)
+        if max_depth is None or depth < max_depth:
+            stack.extend((child, me, depth + 1) for child in reversed(node.children.values()))
+    return g
+
+
+def search(
+    state: State,
+    simulations: int | None = None,
+    seconds: float | None = None,
+    rng: random.Random | int | None = None,
+    **options: Any,
+) -> Search:
+    """Search from ``state`` for the seat to move; ``options`` as :class:`Search` takes."""
+    return Search(state, rng=rng, **options).run(simulations=simulations, seconds=seconds)
+
+
+# -- the bot -------------------------------------------------------------------------------------
+def parse_budget(spec: str) -> dict[str, Any]:
+    """A budget written as on the command line: ``"2000"`` (simulations) or ``"1s"`` /
+    ``"0.5s"`` (seconds per decision), as keywords for :class:`MCTSBot`."""
+    text = spec.strip()
+    expected = (
+        "expected a number of simulations (mcts:2000) or seconds per decision "
+        f"(mcts:1s, mcts:0.5s), got {spec!r}"
+    )
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if not (0 < seconds <= MAX_SECONDS):
+                raise ValueError
+            return {"seconds": seconds}
+        simulations = int(text)
+    except ValueError:
+        raise ValueError(expected) from None
+    if not 1 <= simulations <= MAX_SIMULATIONS:
+        raise ValueError(expected)
+    return {"simulations": simulations}
+
+
+class MCTSBot:
+    """A player that searches before each decision (:class:`Search`), with a budget of
+    ``simulations`` (reproducible) or ``seconds`` per decision.
+
+    ``playout`` (a bot) and ``evaluate``/``depth`` override the game's defaults
+    (:func:`game_defaults`). Decisions draw their seeds from the ``rng`` that ``choose`` is
+    given (the one :func:`~coronas.engine.play` passes), unless ``seed`` fixes them; with a
+    simulation budget the same rng gives the same decision. A lone legal action is played
+    without a search. The last search is kept as ``last`` for a look at its tree (None after
+    a lone action). The bot pickles (the game's defaults are looked up again
+    in the process that uses it).
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        simulations: int | None = None,
+        seconds: float | None = None,
+        c: float = EXPLORATION,
+        playout: Any = None,
+        evaluate: Callable[[State], Sequence[float]] | None = None,
+        depth: int | None = None,
+        seed: int | None = None,
+    ):
+        if simulations is not None and seconds is not None:
+            raise ValueError("give simulations or seconds, not both")
+        if simulations is None and seconds is None:
+            simulations = DEFAULT_SIMULATIONS
+        self.simulations = simulations
+        self.seconds = seconds
+        self.c = c
+        self.playout = playout
+        self.evaluate = evaluate
+        self.depth = depth
+        self.seed = seed
+        self.last: Search | None = None
+
+    @classmethod
+    def from_spec(cls, spec: str) -> MCTSBot:
+        """The bot ``mcts:SPEC`` names (see :func:`parse_budget`)."""
+        return cls(**parse_budget(spec))
+
+    def choose(self, state: State, rng: random.Random | None) -> Any:
+        seed = self.seed if self.seed is not None else (rng or random).getrandbits(64)
+        legal = state.legal_actions()
+        if len(legal) == 1:  # nothing to weigh
+            self.last = None
+            return legal[0]
+        found = Search(
+            state,
+            rng=seed,
+            c=self.c,
+            playout=self.playout,
+            evaluate=self.evaluate,
+            depth=self.depth,
+        ).run(simulations=self.simulations, seconds=self.seconds)
+        self.last = found
+        return found.best()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "last": None}
+
+    def __repr__(self) -> str:
+        budget = (
+            f"simulations={self.simulations}"
+            if self.seconds is None
+            else f"seconds={self.seconds:g}"
+        )
+        playout = getattr(self.playout, "name", None) or (
+            "default" if self.playout is None else repr(self.playout)
+        )
+        extra = f", depth={self.depth}" if self.depth is not None else ""
+        return f"MCTSBot({budget}, c={self.c:.4g}, playout={playout!r}{extra})"

@@ -1,0 +1,146 @@
+"""Determinisations of Corona de Hierro: the cards a seat cannot see, drawn again with the
+right chances and never against what it has seen; a search decides alike on twin positions."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from coronas.engine import MCTSBot, RandomBot, play
+from coronas.hierro import Game
+
+from .helpers import BLUE, GREEN, RED
+from .test_observation import played, twin
+
+# 11 degrees of freedom: 31.26 is the 0.999 quantile of chi-square, so a correct sampler fails
+# with probability 1/1000 at most (the seed is fixed, so the test is deterministic).
+CHI2_11_999 = 31.26
+
+
+def small_game(political: dict[str, int], hands: list[tuple[str, ...]]):
+    rules = {"political_deck": political}
+    loyalty = ["crown:green", "crown:blue", "crown:red"]
+    return Game(players=3, rules=rules).position(hands=hands, loyalty=loyalty)
+
+
+def test_every_consistent_deal_is_drawn_with_its_chance():
+    """Red holds a spy; green and blue one political card each; the deck one card. Red
+    cannot tell which of pope, spy and hostage is where (3! = 6 ways), nor whose loyalty card
+    is whose (2 ways): 12 deals, each 1/12."""
+    s = small_game({"spy": 2, "pope": 1, "hostage": 1}, [("spy",), ("pope",), ("spy",)])
+    seen = s.observation(RED)
+    rng = random.Random(2024)
+    n = 2400
+    counts: Counter = Counter()
+    for _ in range(n):
+        t = s.resample(RED, rng)
+        assert t.observation(RED) == seen
+        assert t.hands[RED] == ("spy",) and t.loyalty[RED] == "crown:green"
+        assert dict(t.decks["military"]) == dict(s.decks["military"])
+        (deck_card,) = Counter(t.decks["political"]).elements()
+        counts[(t.hands[GREEN], t.hands[BLUE], deck_card, t.loyalty[GREEN])] += 1
+    deals = {
+        ((g,), (b,), d, loyal)
+        for g, b, d in [
+            ("pope", "spy", "hostage"),
+            ("pope", "hostage", "spy"),
+            ("spy", "pope", "hostage"),
+            ("spy", "hostage", "pope"),
+            ("hostage", "pope", "spy"),
+            ("hostage", "spy", "pope"),
+        ]
+        for loyal in ("crown:blue", "crown:red")
+    }
+    assert set(counts) == deals
+    expected = n / 12
+    chi2 = sum((k - expected) ** 2 / expected for k in counts.values())
+    assert chi2 < CHI2_11_999
+
+
+def test_repeated_cards_count_once_each():
+    """Red holds the pope; green holds one card; the deck the rest of spy x3 and hostage:
+    green holds a spy with chance 3/4 (binomial, 4 standard errors)."""
+    s = small_game({"spy": 3, "pope": 1, "hostage": 1}, [("pope",), ("hostage",), ()])
+    rng = random.Random(7)
+    n = 2000
+    spies = sum(s.resample(RED, rng).hands[GREEN] == ("spy",) for _ in range(n))
+    assert abs(spies / n - 3 / 4) < 4 * (3 / 16 / n) ** 0.5
+    assert s.resample(RED, rng).hands[BLUE] == ()
+
+
+@pytest.mark.parametrize("seed", [1, 5, 9])
+def test_a_resampled_game_plays_on(seed):
+    s = played(3 + seed % 3, seed, 40 + 50 * seed, advanced=seed % 2 == 1)
+    while s.is_chance_node():
+        s.apply(s.sample_chance(seed))
+    p = s.current_player
+    rng = random.Random(seed)
+    for _ in range(5):
+        t = s.resample(p, rng)
+        assert t.observation(p) == s.observation(p)
+        assert t.observation_text(p) == s.observation_text(p)
+        assert t.legal_actions() == s.legal_actions()
+        assert t.history == []
+        before = t.clone()
+        play(t, RandomBot(), rng=rng)
+        assert t.is_terminal()
+        while t.history:
+            t.undo()
+        assert t == before
+
+
+def test_the_spied_hand_stays_and_the_end_shows_every_loyalty_card():
+    s = small_game({"spy": 2, "pope": 1, "hostage": 1}, [("spy",), ("pope",), ("spy",)])
+    from coronas.hierro import PlaySpy
+
+    s.apply(PlaySpy(GREEN))
+    t = s.resample(RED, random.Random(0))
+    assert t.hands[GREEN] == ("pope",)
+    over = played(3, 3, 5000)
+    assert over.is_terminal()
+    assert over.resample(RED, random.Random(0)).loyalty == over.loyalty
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_twins_get_the_same_search_and_decision(seed):
+    """Positions that differ only in what the seat to move cannot see give it the same
+    determinisations, so the same tree and choice for the same seed."""
+    s = played(3, seed, 120 + 40 * seed)
+    rng = random.Random(seed)
+    while s.is_chance_node():
+        s.apply(s.sample_chance(rng))
+    p = s.current_player
+    t = twin(s, p, rng)
+    assert t != s
+    assert s.resample(p, random.Random(3)) == t.resample(p, random.Random(3))
+    bot = MCTSBot(simulations=12)
+    mine = bot.choose(s, random.Random(seed))
+    table = bot.last.table()
+    assert bot.choose(t, random.Random(seed)) == mine
+    assert bot.last.table() == table
+
+
+def test_cards_seen_with_spy_stay_known_until_given_up():
+    """Red spies on green (pope and hostage) and discards the hostage. Green then draws a
+    card red does not see: red still knows the pope is there, the other card is drawn."""
+    from coronas.hierro import Draw, PlaySpy, SpyDiscard, TakeCard
+
+    political = {"spy": 2, "pope": 2, "hostage": 1, "king_is_dead": 2}
+    s = small_game(political, [("spy",), ("hostage", "pope"), ("spy",)])
+    s.apply(PlaySpy(GREEN))
+    s.apply(SpyDiscard("hostage"))
+    s.apply(next(a for a in s.legal_actions() if "Rome" in str(a)))
+    s.apply(TakeCard("political"))
+    s.apply(Draw("king_is_dead"))
+    assert s.hands[GREEN] == ("king_is_dead", "pope")
+    rng = random.Random(1)
+    others = Counter()
+    for _ in range(300):
+        hand = list(s.resample(RED, rng).hands[GREEN])
+        hand.remove("pope")
+        others.update(hand)
+    assert set(others) == {"spy", "pope", "king_is_dead"}
+    # Blue never played Spy: it knows nothing of green's hand.
+    assert {s.resample(BLUE, rng).hands[GREEN] for _ in range(100)} > {("king_is_dead", "pope")}

@@ -1,0 +1,317 @@
+"""Monte Carlo tree search: UCB1 and backup on tiny games whose answers are worked out by hand,
+chance kept as chance, budgets, reproducibility, the bot's spec, and a small strength check."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import random
+from fractions import Fraction
+
+import networkx as nx
+import pytest
+
+from coronas.cli._base import CommandError
+from coronas.cli.games import make_bots
+from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, RuleSet, State, play
+from coronas.engine.mcts import (
+    DEFAULT_SIMULATIONS,
+    EXPLORATION,
+    MCTSBot,
+    Search,
+    game_defaults,
+    parse_budget,
+    search,
+)
+
+
+# -- a one-move game for three: the chooser decides who wins ---------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Pick(Action):
+    winners: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "win for " + " and ".join(map(str, self.winners))
+
+
+class PickState(State):
+    def _setup(self) -> None:
+        self.picked: tuple[int, ...] | None = None
+
+    def _current_player(self) -> int:
+        return 0 if self.picked is None else TERMINAL
+
+    def _legal_actions(self):
+        return [Pick((1,)), Pick((0, 2)), Pick((0,)), Pick((2,))]
+
+    def _chance_outcomes(self):
+        return []
+
+    def _apply(self, action) -> None:
+        self.picked = action.winners
+
+    def _returns(self):
+        return [1 if p in self.picked else 0 for p in range(3)]
+
+
+class PickGame(Game):
+    name = "pick"
+    state_class = PickState
+    rules_class = RuleSet
+    action_types = (Pick,)
+    min_players = max_players = 3
+
+
+# -- a gamble on a die against a sure draw: chance must be averaged, not chosen --------------------
+@dataclasses.dataclass(frozen=True)
+class Choice(Action):
+    gamble: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Face(Action):
+    value: int
+
+
+class GambleState(State):
+    """Player 0 takes a draw (both players win: 1/2 each) or gambles on a d6: a 6 wins, else
+    player 1 wins. Gambling is worth 1/6 < 1/2; a search that let player 0 pick the face
+    would gamble."""
+
+    def _setup(self) -> None:
+        self.gamble: bool | None = None
+        self.face: int | None = None
+
+    def _current_player(self) -> int:
+        if self.gamble is None:
+            return 0
+        if self.gamble and self.face is None:
+            return CHANCE
+        return TERMINAL
+
+    def _legal_actions(self):
+        return [Choice(True), Choice(False)]
+
+    def _chance_outcomes(self):
+        return [(Face(v), Fraction(1, 6)) for v in range(1, 7)]
+
+    def _apply(self, action) -> None:
+        if isinstance(action, Choice):
+            self.gamble = action.gamble
+        else:
+            self.face = action.value
+
+    def _returns(self):
+        if not self.gamble:
+            return [1, 1]
+        return [1, 0] if self.face == 6 else [0, 1]
+
+
+class GambleGame(Game):
+    name = "gamble"
+    state_class = GambleState
+    rules_class = RuleSet
+    action_types = (Choice, Face)
+
+
+def test_every_seat_gets_its_win_share_and_the_winning_move_is_found():
+    state = PickGame().new_initial_state()
+    found = search(state, simulations=200, rng=1)
+    assert found.best() == Pick((0,))
+    rows = {r["action"]: r for r in found.table()}
+    # A one-move game: each child's mean is its exact win share for every seat.
+    assert rows[Pick((0,))]["values"] == (1.0, 0.0, 0.0)
+    assert rows[Pick((0, 2))]["values"] == (0.5, 0.0, 0.5)
+    assert rows[Pick((1,))]["values"] == (0.0, 1.0, 0.0)
+    assert rows[Pick((2,))]["values"] == (0.0, 0.0, 1.0)
+    assert sum(r["visits"] for r in rows.values()) == found.root.visits == 200
+    # Root mean for seat 0: the visit-weighted mean of its children's values.
+    assert found.root.value(0) == pytest.approx(
+        sum(r["visits"] * r["values"][0] for r in rows.values()) / 200
+    )
+
+
+def test_ucb1_scores_follow_the_formula():
+    """After each of the four moves is tried once (expansion), UCB1 picks the highest
+    mean + c sqrt(ln N / n): with N = n = 1 every bonus is c, so the sole winner is next."""
+    state = PickGame().new_initial_state()
+    found = Search(state, rng=0).run(simulations=4)
+    assert sorted(n.visits for n in found.root.children.values()) == [1, 1, 1, 1]
+    found.run(simulations=1)
+    assert found.root.children[Pick((0,))].visits == 2
+    # With c = 0 the search is greedy: every later simulation goes to the winning move.
+    greedy = Search(state, rng=0, c=0).run(simulations=50)
+    assert greedy.root.children[Pick((0,))].visits == 47
+
+
+def test_chance_is_sampled_not_chosen():
+    state = GambleGame().new_initial_state()
+    found = search(state, simulations=3000, rng=5)
+    assert found.best() == Choice(False)
+    rows = {r["action"]: r for r in found.table()}
+    assert rows[Choice(False)]["value"] == 0.5
+    gamble = found.root.children[Choice(True)]
+    assert gamble.player == CHANCE
+    # The gamble's value estimates 1/6 from its visits; binomial, 4 standard errors.
+    n = gamble.visits
+    assert n >= 30
+    sd = (1 / 6 * 5 / 6 / n) ** 0.5
+    assert abs(gamble.value(0) - 1 / 6) < 4 * sd
+    # Faces are met with their probabilities: every face was drawn, none of them chosen.
+    assert {o.value for o in gamble.children} == {1, 2, 3, 4, 5, 6}
+
+
+def test_a_seed_gives_the_same_search_and_a_budget_is_kept():
+    state = GambleGame().new_initial_state()
+    a = search(state, simulations=300, rng=11)
+    b = search(state, simulations=300, rng=11)
+    assert a.table() == b.table()
+    assert a.simulations == a.root.visits == 300
+    a.run(simulations=50)
+    assert a.root.visits == 350
+    timed = search(state, seconds=0.01, rng=1)
+    assert timed.simulations >= 1 and timed.root.visits == timed.simulations
+    with pytest.raises(ValueError, match="one of them"):
+        Search(state).run()
+    with pytest.raises(ValueError, match="one of them"):
+        Search(state).run(simulations=1, seconds=1)
+    with pytest.raises(ValueError, match="starts at a decision"):
+        Search(state.child(Choice(True)))
+
+
+def test_cut_playouts_are_scored_by_the_evaluation():
+    state = GambleGame().new_initial_state()
+
+    def evaluate(s: State) -> tuple[float, float]:
+        return (0.9, 0.1)
+
+    # Two simulations expand the two moves. Depth 0: the gamble's playout stops at once, at
+    # the chance node, and is scored by the evaluation; the draw ends the game (1/2 each).
+    found = Search(state, rng=2, evaluate=evaluate, depth=0).run(simulations=2)
+    assert found.root.children[Choice(True)].values() == (0.9, 0.1)
+    assert found.root.children[Choice(False)].values() == (0.5, 0.5)
+    # Without a depth the evaluation is not used: the gamble's one playout ends the game.
+    full = Search(state, rng=2, evaluate=evaluate).run(simulations=2)
+    assert full.root.children[Choice(True)].values() in ((1.0, 0.0), (0.0, 1.0))
+    with pytest.raises(ValueError, match="evaluate"):
+        Search(state, depth=3)
+
+
+def test_the_tree_reads_as_a_table_and_a_graph():
+    state = GambleGame().new_initial_state()
+    found = search(state, simulations=40, rng=3)
+    text = found.table_text()
+    assert "40 simulations from player 0" in text
+    assert "Choice(gamble=False)" in text
+    g = found.graph()
+    assert isinstance(g, nx.DiGraph)
+    assert g.nodes[0]["visits"] == 40 and g.nodes[0]["action"] == ""
+    assert sum(g.nodes[c]["visits"] for c in g.successors(0)) == 40
+    top = found.graph(max_depth=1)
+    assert max(d for _, d in top.nodes(data="depth")) == 1
+
+
+def test_defaults_fall_back_to_random_full_playouts():
+    defaults = game_defaults(GambleGame().new_initial_state())
+    assert isinstance(defaults.playout, RandomBot) and defaults.evaluate is None
+
+
+# -- the bot and its spec --------------------------------------------------------------------------
+def test_budget_specs():
+    assert parse_budget("2000") == {"simulations": 2000}
+    assert parse_budget("1s") == {"seconds": 1.0}
+    assert parse_budget("0.5s") == {"seconds": 0.5}
+    for bad in ("", "abc", "0", "-3", "0s", "1.5", "inf s", "nans", "2 000"):
+        with pytest.raises(ValueError, match="expected a number of simulations"):
+            parse_budget(bad)
+
+
+def test_bot_repr_names_its_settings_and_the_bot_pickles():
+    assert repr(MCTSBot()) == (
+        f"MCTSBot(simulations={DEFAULT_SIMULATIONS}, c={EXPLORATION:.4g}, playout='default')"
+    )
+    assert repr(MCTSBot(seconds=0.5, c=2, playout=RandomBot())) == (
+        "MCTSBot(seconds=0.5, c=2, playout='random')"
+    )
+    bot = MCTSBot(simulations=20, seed=4)
+    state = GambleGame().new_initial_state()
+    assert bot.choose(state, random.Random(1)) == Choice(False)
+    assert bot.last is not None
+    again = pickle.loads(pickle.dumps(bot))
+    assert again.last is None and repr(again) == repr(bot)
+    assert again.choose(state, random.Random(1)) == Choice(False)
+    with pytest.raises(ValueError, match="not both"):
+        MCTSBot(simulations=3, seconds=1)
+
+
+def test_command_line_bot_specs():
+    from coronas.batalla import Game as Batalla
+
+    names, bots = make_bots(Batalla, "mcts:300,mcts:0.5s", 2)
+    assert names == ["mcts:300", "mcts:0.5s"]
+    assert (bots[0].simulations, bots[1].seconds) == (300, 0.5)
+    assert make_bots(Batalla, "mcts", 2)[1][0].simulations == DEFAULT_SIMULATIONS
+    with pytest.raises(CommandError, match=r"mcts:fast.*expected a number of simulations"):
+        make_bots(Batalla, "mcts:fast", 2)
+    with pytest.raises(CommandError, match="takes no settings"):
+        make_bots(Batalla, "greedy:2", 2)
+    with pytest.raises(CommandError, match="did you mean 'mcts'"):
+        make_bots(Batalla, "mtcs", 2)
+
+
+def batalla_material(state: State) -> tuple[float, float]:
+    """A small evaluation for cut playouts: each side's share of gems (weighted 3), swords,
+    shields and dragon levels, plus one."""
+    a, b = (
+        1 + 3 * state.gems_won[p] + state.swords[p] + state.shields[p] + state.dragon[p]
+        for p in (0, 1)
+    )
+    return (a / (a + b), b / (a + b))
+
+
+def test_small_search_beats_random_at_batalla():
+    """18 of 20 seeded games or more, seats alternating (a regression check of strength):
+    20 simulations a decision, playouts cut after 6 actions and scored by material."""
+    from coronas.batalla import Game as Batalla
+
+    wins = 0
+    for g in range(20):
+        seat = g % 2
+        bots = [RandomBot(), RandomBot()]
+        bots[seat] = MCTSBot(simulations=20, evaluate=batalla_material, depth=6)
+        state = play(Batalla(seed=g).new_initial_state(), bots, rng=g)
+        wins += state.winners() == [seat]
+    assert wins >= 18
+
+
+def test_the_stepper_seats_a_search_bot():
+    from coronas.hierro import Game as Hierro
+    from coronas.widgets.stepper.model import StepperModel
+
+    bot = MCTSBot(simulations=5)
+    model = StepperModel(Hierro(players=3, seed=1).new_initial_state(), bots={0: bot})
+    moved = 0
+    while moved < 3:
+        player = model.state.current_player
+        if player == CHANCE:
+            model.roll()
+            continue
+        assert player == 0 or model.play(model.state.legal_actions()[0])
+        if player == 0:
+            assert model.bot_move() is not None
+            assert bot.last.simulations == 5
+            moved += 1
+
+
+def test_search_bots_travel_to_worker_processes():
+    """simulate sends the bots to other processes: the same games either way."""
+    from functools import partial
+
+    from coronas.batalla import Game as Batalla
+    from coronas.simulate import simulate
+
+    bots = [MCTSBot(simulations=5, evaluate=batalla_material, depth=4), RandomBot()]
+    factory = partial(Batalla, players=2)
+    one = simulate(factory, bots, 4, seed=3, progress=False, chunk_size=2)
+    two = simulate(factory, bots, 4, seed=3, progress=False, jobs=2, chunk_size=2)
+    assert one.records == two.records
