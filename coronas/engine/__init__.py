@@ -36,7 +36,7 @@ from coronas.engine.errors import IllegalAction, RulesError, SaveFileError
 from coronas.engine.game import Game, available_games, register_game
 from coronas.engine.rules import RuleSet
 from coronas.engine.saving import FORMAT_VERSION, load_game
-from coronas.engine.search import Bot, RandomBot, exact_distribution, play
+from coronas.engine.search import Bot, RandomBot, UnfinishedWalk, exact_distribution, play
 from coronas.engine.state import CHANCE, TERMINAL, State
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "RulesError",
     "SaveFileError",
     "State",
+    "UnfinishedWalk",
     "action_from_dict",
     "action_to_dict",
     "available_games",
