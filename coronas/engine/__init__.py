@@ -27,7 +27,7 @@ JSON), :mod:`~coronas.engine.rules` (rule sets), :mod:`~coronas.engine.game` (ma
 registry), :mod:`~coronas.engine.state` (the State), :mod:`~coronas.engine.advice` (the odds
 of the move at hand), :mod:`~coronas.engine.journal` (the undo
 log), :mod:`~coronas.engine.saving` (saved games), :mod:`~coronas.engine.search` (bots, playouts,
-the exact tree walk).
+the exact tree walk), :mod:`~coronas.engine.chains` (exact answers where play has cycles).
 """
 
 from coronas.engine.actions import Action, action_from_dict, action_to_dict
