@@ -34,6 +34,13 @@ class RandomBot:
     def choose(self, state: State, rng: random.Random) -> Any:
         return rng.choice(state.legal_actions())
 
+    def policy(self, state: State) -> list[tuple[Any, Fraction]]:
+        """The same choice as a mixed strategy, for exact walks: each legal action with
+        probability 1/n."""
+        actions = state.legal_actions()
+        share = Fraction(1, len(actions))
+        return [(a, share) for a in actions]
+
     def __repr__(self) -> str:
         return "RandomBot()"
 
@@ -85,7 +92,12 @@ def play(
 
 class UnfinishedWalk(RuntimeError):
     """An exact walk of a game tree that cannot finish: play under the policies returns to a
-    position it has already passed through, or goes deeper than the walk can follow."""
+    position it has already passed through (``cycle`` is then true: the positions can still be
+    solved as a Markov chain), or goes deeper than the walk can follow."""
+
+    def __init__(self, message: str, cycle: bool = False):
+        super().__init__(message)
+        self.cycle = cycle
 
 
 def exact_distribution(
@@ -164,7 +176,8 @@ def exact_distribution(
                 raise UnfinishedWalk(
                     f"under these policies play can return to a position it has already "
                     f"passed through ({depth} actions into the walk): the tree has a cycle, "
-                    "and a finite walk cannot sum it; add a stop rule"
+                    "and a finite walk cannot sum it; add a stop rule",
+                    cycle=True,
                 )
             path.add(k)
         if player == CHANCE:
