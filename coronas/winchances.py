@@ -208,3 +208,128 @@ def exact_win_chances(
         sum((p * shares[seat] for shares, p in dist.items()), Fraction(0))
         for seat in range(state.num_players)
     )
+
+
+def _describe_bots(names: Sequence[str], labels: Sequence[str]) -> str:
+    """``every seat plays like greedy`` or ``red plays like mcts, green like greedy...``."""
+    if len(set(labels)) == 1:
+        return f"every seat plays like {labels[0]}"
+    return ", ".join(
+        f"{n} plays like {b}" if i == 0 else f"{n} like {b}"
+        for i, (n, b) in enumerate(zip(names, labels, strict=True))
+    )
+
+
+def _bot_label(bot: Any) -> str:
+    name = getattr(bot, "name", None)
+    if isinstance(name, str):
+        return name
+    return getattr(bot, "__name__", type(bot).__name__)
+
+
+def win_chances(
+    state: State,
+    bots: Any,
+    *,
+    games: int | None = None,
+    precision: float | None = None,
+    time: float | None = None,
+    seed: int | None = 0,
+    exact: bool = True,
+    viewer: int | None = None,
+    resample: Any = None,
+    max_steps: int = 100_000,
+    batch: int = 20,
+    on_update: Any = None,
+    progress: bool = False,
+) -> WinChances:
+    """Each seat's chance of winning from ``state`` when ``bots`` play the rest of the game.
+
+    ``bots`` is one bot for every seat or one per seat. With ``exact`` (the default) the
+    exact answer is returned where it can be had (:func:`exact_win_chances`); otherwise the
+    games are played out, ``batch`` at a time, until ``games`` have been played, every
+    interval's half-width is at most ``precision``, or ``time`` seconds have passed, whichever
+    comes first (with none of the three: 0.02 or 30 s). ``on_update(chances)`` is called
+    after each batch with the figures so far. ``seed`` fixes the games: the same seed plays
+    the same games in the same order, so a run stopped by time equals the first games of a
+    longer one.
+
+    ``viewer=p`` starts each game from ``resample(state, p, rng)``, a position drawn from what
+    seat ``p`` has seen; without a viewer the true position is used (the figure an analyst may
+    see, labelled "full information").
+    """
+    import random
+    import time as clock
+
+    n = state.num_players
+    seated = list(bots) if isinstance(bots, (list, tuple)) else [bots] * n
+    if len(seated) != n:
+        raise ValueError(f"{len(seated)} bots for {n} seats: give one bot, or one per seat")
+    names = [state.player_name(p) for p in range(n)]
+    assumption = _describe_bots(names, [_bot_label(b) for b in seated])
+    if viewer is None:
+        view = "full information (every hidden card seen)"
+    else:
+        if not 0 <= viewer < n:
+            raise ValueError(f"viewer must be a seat from 0 to {n - 1}, got {viewer!r}")
+        view = f"from {names[viewer]}'s view"
+    if state.is_terminal():
+        return exact_chances(names, win_shares(state), assumption, view)
+    if exact and (viewer is None or resample is None):
+        chances = exact_win_chances(state, seated)
+        if chances is not None:
+            return exact_chances(names, chances, assumption, view)
+    if games is None and precision is None and time is None:
+        precision, time = 0.02, 30.0
+    if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
+        raise ValueError(f"games must be a whole number of at least 1, got {games!r}")
+
+    master = random.Random(seed)
+    totals = [Fraction(0)] * n
+    played = unfinished = 0
+    started = clock.monotonic()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=games, desc="games from here", unit="game")
+    from coronas.engine.search import play
+
+    result: WinChances | None = None
+    try:
+        while True:
+            size = batch if games is None else min(batch, games - played - unfinished)
+            for _ in range(size):
+                rng = random.Random(master.getrandbits(63))
+                start = (
+                    resample(state, viewer, rng)
+                    if viewer is not None and resample
+                    else state.clone()
+                )
+                try:
+                    play(start, seated, rng, max_steps=max_steps)
+                except RuntimeError:
+                    unfinished += 1
+                    continue
+                for p, share in enumerate(win_shares(start)):
+                    totals[p] += share
+                played += 1
+            if bar is not None:
+                bar.update(size)
+            if played:
+                result = from_counts(names, totals, played, assumption, view, unfinished)
+                if on_update is not None:
+                    on_update(result)
+            done = games is not None and played + unfinished >= games
+            if precision is not None and result is not None:
+                done = done or result.half_width <= precision
+            if time is not None:
+                done = done or clock.monotonic() - started >= time
+            if done:
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    if result is None:
+        raise RuntimeError(f"none of the {unfinished} games ended within {max_steps} steps")
+    return result

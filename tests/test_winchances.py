@@ -86,3 +86,19 @@ def test_an_estimate_carries_its_interval_and_its_games():
     text = str(chances)
     assert "50 games, 95% intervals" in text and "every seat plays like random" in text
     assert "red 61.0% (" in text
+
+
+def test_an_estimate_of_the_race_holds_the_exact_answer():
+    # 6/11 = 54.5% for the first player; 400 seeded games, the 95% interval about 5 points wide
+    state = RaceGame().new_initial_state()
+    from coronas.winchances import win_chances
+
+    est = win_chances(state, RandomBot(), games=400, seed=1, exact=False)
+    assert not est.exact and est.games == 400
+    assert est.low[0] <= 6 / 11 <= est.high[0]
+    assert est.chances[0] + est.chances[1] == 1
+    again = win_chances(state, RandomBot(), games=400, seed=1, exact=False)
+    assert again == est
+    exact = win_chances(state, RandomBot())
+    assert exact.exact and exact.chances == (Fraction(6, 11), Fraction(5, 11))
+    assert "6/11 (54.5%)" in str(exact)
