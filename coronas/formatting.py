@@ -11,25 +11,89 @@ plots.
 '1 (100.00%)'
 >>> plural(1, "reroll"), plural(2, "reroll")
 ('1 reroll', '2 rerolls')
+
+A fraction too long to read at the table (more than ``READABLE_DIGITS`` digits above or below
+the line) is shown by :func:`readable_probability` as its percentage alone; the exact fraction
+stays one option away (``--exact`` on the command line).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["ProbTable", "percent", "plural", "probability_text", "rerolls_text", "score_text"]
+__all__ = [
+    "READABLE_DIGITS",
+    "ProbTable",
+    "is_long",
+    "listing",
+    "percent",
+    "plural",
+    "probability_text",
+    "readable_probability",
+    "rerolls_text",
+    "score_text",
+]
+
+READABLE_DIGITS = 12
+"""The most digits a numerator or denominator may have for a fraction to be shown."""
 
 
 def percent(p: Any, digits: int = 2) -> str:
-    """``p`` (an exact probability) as a percentage: ``58.33%``."""
-    return f"{float(p) * 100:.{digits}f}%"
+    """``p`` (an exact probability) as a percentage: ``58.33%``. A chance below 1 never
+    reads as 100% nor one above 0 as 0%: they read ``>99.99%`` and ``<0.01%``.
+
+    >>> percent(Fraction(9999, 10**4)), percent(Fraction(99999, 10**5)), percent(Fraction(1, 10**6))
+    ('99.99%', '>99.99%', '<0.01%')
+    """
+    text = f"{float(p) * 100:.{digits}f}"
+    step = f"{10.0**-digits:.{digits}f}"
+    if p < 1 and float(text) >= 100:
+        return f">{100 - float(step):.{digits}f}%"
+    if p > 0 and float(text) <= 0:
+        return f"<{step}%"
+    return f"{text}%"
 
 
 def probability_text(p: Any) -> str:
     """An exact probability and its percentage: ``7/12 (58.33%)``."""
     return f"{p} ({percent(p)})"
+
+
+def readable_probability(p: Any, exact: bool = False) -> str:
+    """``p`` as a player can read it: ``7/12 (58.33%)``, or the percentage alone, ``59.06%``,
+    when the fraction has more than ``READABLE_DIGITS`` digits above or below the line
+    (``exact=True`` always gives the fraction too).
+
+    >>> readable_probability(Fraction(7, 12))
+    '7/12 (58.33%)'
+    >>> readable_probability(Fraction(2, 3**30))
+    '<0.01%'
+    >>> readable_probability(Fraction(2, 3**30), exact=True)
+    '2/205891132094649 (<0.01%)'
+    """
+    if exact or not is_long(p):
+        return probability_text(p)
+    return percent(p)
+
+
+def is_long(p: Any) -> bool:
+    """Whether the exact fraction ``p`` is too long to read (``READABLE_DIGITS``)."""
+    q = Fraction(p)
+    return max(len(str(q.numerator)), len(str(q.denominator))) > READABLE_DIGITS
+
+
+def listing(items: Iterable[Any], last: str = "or") -> str:
+    """Names as a sentence writes them: ``red, yellow or green`` (never a Python list).
+
+    >>> listing(("red", "yellow", "green")), listing(["shield"], "and")
+    ('red, yellow or green', 'shield')
+    """
+    words = [str(i) for i in items]
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def score_text(score: Any) -> str:

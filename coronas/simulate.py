@@ -204,7 +204,7 @@ class SimulationResult:
     def _index(self, bot: int | str) -> int:
         if isinstance(bot, str):
             if bot not in self.labels:
-                raise KeyError(f"no bot called {bot!r}; the bots are {self.labels}")
+                raise KeyError(f"no bot called {bot!r}; the bots are {', '.join(self.labels)}")
             return self.labels.index(bot)
         return bot
 
@@ -271,19 +271,26 @@ class SimulationResult:
             raise RuntimeError(f"game {index} did not replay the same: a bot is not seeded")
         return state
 
+    @property
+    def _mean_label(self) -> str:
+        """The mean column's heading, in the game's words: ``mean VP``, ``mean wins``."""
+        from coronas.engine import available_games
+
+        return "mean " + getattr(available_games().get(self.game), "return_name", "score")
+
     def __str__(self) -> str:
         lines = [
             f"{self.game}: {self.n_games} games, {self.num_players} player"
             + ("s" if self.num_players != 1 else "")
             + f", seed {self.seed}",
-            f"{'bot':<14}{'wins':>8}{'win rate':>10}{'95% interval':>18}{'mean score':>12}",
+            f"{'bot':<14}{'wins':>8}{'win rate':>10}{'95% interval':>18}{self._mean_label:>13}",
         ]
         for row in self.rows():
             score = "" if row["mean_score"] is None else f"{row['mean_score']:.2f}"
             interval = f"{row['ci_low']:.1%} - {row['ci_high']:.1%}"
             lines.append(
                 f"{row['bot']:<14}{row['wins']:>8}{float(row['win_rate']):>10.1%}"
-                f"{interval:>18}{score:>12}"
+                f"{interval:>18}{score:>13}"
             )
         s = self.length_summary()
         lines.append(
@@ -306,7 +313,7 @@ class SimulationResult:
 
         head = (
             "<tr><th>bot</th><th>wins</th><th>win rate</th><th>95% interval</th>"
-            "<th>mean score</th></tr>"
+            f"<th>{self._mean_label}</th></tr>"
         )
         body = []
         for row in self.rows():

@@ -78,12 +78,12 @@ def test_replay_step_shows_the_position_after_each_action(capsys, tmp_path):
         "    3. chance: roll 5",
         "last roll 5, 1 shields left",
     ]
-    assert "scores: player 0 1" in out
+    assert "score: player 0 1" in out  # the toy game names its score "score"
 
 
 def test_quiet_play_prints_only_the_end(capsys):
     status, out, _ = run(capsys, "play", "toy", "--seed", "1", "--quiet")
-    assert status == 0 and "chance:" not in out and "scores:" in out
+    assert status == 0 and "chance:" not in out and "score:" in out
 
 
 def test_max_steps_stops_the_game_and_prints_the_position(capsys, tmp_path):
@@ -113,6 +113,15 @@ def test_simulate_prints_win_rates_and_is_the_same_on_two_workers(capsys, tmp_pa
     plot = tmp_path / "sim.png"
     status, _, _ = run(capsys, *args, "--plot", str(plot))
     assert status == 0 and plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_simulate_names_its_mean_column_as_the_game_counts_a_result(capsys):
+    argv = ["--games", "2", "--seed", "1", "--no-progress"]
+    for game, label in (("batalla", "mean wins"), ("carolus", "mean castles")):
+        status, out, err = run(capsys, "simulate", game, *argv)
+        assert status == 0, err
+        header = next(line for line in out.splitlines() if line.startswith("bot "))
+        assert header.endswith(f" {label}"), header
 
 
 def test_simulate_shows_a_progress_bar(capsys):
@@ -332,11 +341,11 @@ def test_the_log_calls_the_players_as_the_game_does(capsys):
     movers = set(re.findall(r"^\s*\d+\. (player \d) \((?:greedy|random)\):", out, re.M))
     assert movers == {"player 1", "player 2"}
     assert "player 0" not in out
+    # Batalla's score is the gems each player won, and says so
+    assert re.search(r"^gems won: player 1 \(greedy\) \d; player 2 \(random\) \d$", out, re.M)
     status, out, err = run(capsys, "play", "hierro", "--players", "3", "--seed", "1", "--quiet")
     assert status == 0, err
-    assert re.search(
-        r"^scores: red \(random\) \d+.*; green \(random\) .*; blue \(random\) ", out, re.M
-    )
+    assert re.search(r"^VP: red \(random\) \d+.*; green \(random\) .*; blue \(random\) ", out, re.M)
 
 
 def test_replay_of_a_game_stopped_at_a_roll_says_so(capsys, tmp_path):

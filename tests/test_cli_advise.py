@@ -115,7 +115,7 @@ def test_advise_at_the_end_gives_the_scores(capsys, tmp_path):
     status, out, _ = run(capsys, "advise", path)
     assert status == 0
     assert "The game is over after 1 step." in " ".join(out.split())
-    assert out.rstrip().endswith("scores: player 0 1\nwinner(s): player 0")
+    assert out.rstrip().endswith("score: player 0 1\nwinner(s): player 0")
     data = advise_json(capsys, path)
     assert data["terminal"] and data["odds"] is None
     assert data["scores"] == [{"player": "player 0", "score": "1"}]
@@ -224,3 +224,20 @@ def test_advise_prints_each_games_odds(capsys, tmp_path, name):
             assert found["odds"]["success"]["fraction"] == str(odds.success)
     _, out, _ = run(capsys, "advise", saved(tmp_path, state, "again.json"))
     assert probability_text(odds.success) in out
+
+
+def test_the_readme_pair_of_play_and_advise_shows_moves_with_odds(capsys, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    lines = [line.split("#")[0].split() for line in readme.splitlines()]
+    play = next(words for words in lines if words[:2] == ["coronas", "play"])
+    advise = next(words for words in lines if words[:2] == ["coronas", "advise"])
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, *play[1:])
+    assert status == 0, err
+    status, out, err = run(capsys, *advise[1:])
+    assert status == 0, err
+    assert "Game over" not in out
+    # an action with dice, and its exact chance: "...: 19/27 (70.37%) to win the support of ..."
+    assert any(line.startswith("  ") and "%) to " in line for line in out.splitlines()), out

@@ -181,3 +181,34 @@ def test_the_real_command_never_shows_a_traceback(tmp_path):
     assert status == 2 and len(err) == 1 and "rules.json" in err[0]
     status, out, err = coronas("play", "hierro", "--max-steps", "1")
     assert status == 0 and "the game is not over" in out
+
+
+# -- messages in words, never a Python list or tuple -----------------------------------------
+
+
+def test_an_unknown_family_lists_the_families_in_words(capsys):
+    status, _, err = run(capsys, "odds", "carolus-draws", "3", "--family", "purple")
+    assert status == 2
+    line = one_line(err)
+    assert "the families are red, yellow, green, blue and pink" in line, line
+    assert "(" not in line and "[" not in line, line
+
+
+def test_a_bad_saved_game_names_what_was_expected_in_words(capsys, tmp_path):
+    game = tmp_path / "game.json"
+    game.write_text(
+        '{"format": "coronas-game", "version": 2, "game": "chess", "params": {}, "actions": []}'
+    )
+    status, _, err = run(capsys, "advise", str(game))
+    line = one_line(err)
+    assert status == 2 and "unknown game 'chess'" in line, line
+    assert "[" not in line and "', '" not in line, line
+
+
+def test_rule_file_mistakes_list_the_fields_in_words(capsys, tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text('{"dice": 3}')
+    status, _, err = run(capsys, "odds", "hierro-castle", "5", "--rules", str(rules))
+    line = one_line(err)
+    assert status == 2 and "unknown field(s) 'dice'; the fields are " in line, line
+    assert "[" not in line, line

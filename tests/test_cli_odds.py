@@ -198,3 +198,41 @@ def test_odds_with_a_rule_file(capsys, tmp_path):
     # red on 2 faces and the joker on 1: 3/6
     assert status == 0, err
     assert "P: 1/2 (50.00%)" in answer_lines(out)
+
+
+# -- long fractions: the percentage at the table, the fraction behind --exact -----------------
+
+
+def test_a_fraction_too_long_to_read_is_shown_as_its_percentage(capsys):
+    # a draw goes to a family 1 time in 3 (its face or the joker), so at least 1 of 30 draws
+    # is 1 - (2/3)**30 = (3**30 - 2**30) / 3**30 = 205890058352825/205891132094649: 15 digits,
+    # and 99.9995%, which two places would round up to 100.00%
+    status, out, _ = run(capsys, "odds", "carolus-draws", "30")
+    assert status == 0
+    assert "P: >99.99%" in answer_lines(out)
+    assert "205891132094649" not in out
+    assert "Fractions of more than 12 digits are shown as percentages: --exact prints them." in out
+    status, out, _ = run(capsys, "odds", "carolus-draws", "30", "--exact")
+    assert status == 0
+    assert "P: 205890058352825/205891132094649 (>99.99%)" in answer_lines(out)
+    assert "--exact prints them" not in out
+
+
+def test_twelve_digits_are_still_shown_exactly(capsys):
+    # all 25 of 25 draws for the family: (1/3)**25 = 1/847288609443, 12 digits below the line
+    status, out, _ = run(capsys, "odds", "carolus-draws", "25", "--at-least", "25")
+    assert status == 0 and "P: 1/847288609443 (<0.01%)" in answer_lines(out)
+    assert "--exact" not in out
+    # 26 of 26: 1/2541865828329 has 13
+    status, out, _ = run(capsys, "odds", "carolus-draws", "26", "--at-least", "26")
+    assert status == 0 and "P: <0.01%" in answer_lines(out)
+
+
+def test_long_fractions_in_a_table_and_an_expected_count(capsys):
+    status, out, _ = run(capsys, "odds", "hierro-battle", "8", "8", "--shields", "7", "8")
+    assert status == 0
+    assert all(len(line) < 40 for line in answer_lines(out)), out
+    assert "--exact prints them" in out
+    status, out, _ = run(capsys, "odds", "risk", "30", "30", "--table")
+    assert status == 0 and re.search(r"^expected rounds: \d+\.\d\d$", out, re.M), out
+    assert all(len(re.findall(r"\d+", line)) < 8 for line in out.splitlines()), out

@@ -482,3 +482,46 @@ def test_known_crashes_are_value_errors_naming_the_limit(call, limit):
     names = {"attrition": attrition, "batalla": batalla, "carolus": carolus, "hierro": hierro}
     with time_limit(LIMIT), pytest.raises(ValueError, match=re.escape(limit)):
         eval(call, names)
+
+
+@pytest.fixture(scope="module")
+def table_texts(tmp_path_factory) -> dict[bool, str]:
+    """A locked hierro table's file, sealed (True) and, once unlocked, in the clear (False)."""
+    from coronas.hierro import Game
+    from coronas.widgets import StepperModel
+
+    model = StepperModel(Game(players=3).new_initial_state(), view="pass", lock_view=True)
+    for _ in range(12):
+        model.take_laptop()
+        if model.state.is_chance_node():
+            model.roll()
+        else:
+            model.play(model.state.legal_actions()[0])
+    texts = {}
+    folder = tmp_path_factory.mktemp("table")
+    for sealed in (True, False):
+        if not sealed:
+            model.unlock()
+        path = folder / f"table-{sealed}.json"
+        assert model.save(path, "a passphrase")
+        texts[sealed] = path.read_text(encoding="utf-8")
+    return texts
+
+
+@pytest.mark.parametrize("sealed", [True, False])
+@settings(max_examples=10 * SCALE, deadline=None, derandomize=SCALE == 1)
+@given(seed=st.integers(0, 2**32), times=st.integers(1, 2))
+def test_the_stepper_takes_a_mutated_table_file(tmp_path_factory, table_texts, sealed, seed, times):
+    from coronas.hierro import Game
+    from coronas.widgets import StepperModel
+
+    rng = random.Random(seed)
+    path = tmp_path_factory.mktemp("tables") / "table.json"
+    path.write_text(dumps(mutate(json.loads(table_texts[sealed]), rng, times)), encoding="utf-8")
+    model = StepperModel(Game(players=3).new_initial_state(), view="pass", lock_view=True)
+    with time_limit(LIMIT):
+        loaded = model.load(str(path), "a passphrase")
+    assert model.message
+    if not loaded:  # refused: named, and nothing changed
+        assert model.message.startswith(str(path)) and model.state.history == []
+        assert model.notes == [] and model.locked

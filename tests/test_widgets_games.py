@@ -87,6 +87,24 @@ def test_hierro_battle_calculator_with_heatmap_and_policy():
     assert calc.answer.values["policy"]
 
 
+def test_a_fraction_too_long_to_read_shows_its_percentage_and_a_tooltip():
+    from html import escape
+
+    calc = Calculator(
+        HierroBattleModel(attacker=8, defender=8, attacker_shields=7, defender_shields=8)
+    )
+    p = value(calc, "P(attacker wins)")
+    assert len(str(p.denominator)) > 12
+    line = next(x for x in calc.answer.text.splitlines() if x.startswith("P(attacker wins)"))
+    assert line == f"P(attacker wins) = {float(p) * 100:.2f}%", line
+    assert f"title='{escape(str(p))}'" in calc.answer.html
+    calc.inputs["attacker"].value = 1
+    calc.inputs["defender"].value = 1
+    calc.inputs["attacker_shields"].value = 0
+    calc.inputs["defender_shields"].value = 0
+    assert "P(attacker wins) = 7/12 (58.33%)" in calc.answer.text
+
+
 def test_map_viewer_routes_and_castles_within():
     model = MapModel(draw=False, city="Friuli", target="Trento", moves=0)
     answer = model.answer()

@@ -83,6 +83,33 @@ def test_exercises_look_their_answers_up_and_hide_the_worked_answer(path):
     assert all(s.lstrip().startswith("<details>") for s in worked)
 
 
+# The exercises that a calculator of the same notebook can be set to answer, and its model.
+CALCULATOR_EXERCISES = {
+    "01.3": "DiceModel",
+    "03.1": "CastleAssaultModel",
+    "03.3": "EmissaryRaceModel",
+    "04.1": "HierroBattleModel",
+    "06.1": "CarolusDrawsModel",
+    "07.1": "BatallaBattleModel",
+    "07.2": "BatallaBattleModel",
+}
+
+
+@pytest.mark.parametrize(("exercise", "model"), CALCULATOR_EXERCISES.items())
+def test_no_calculator_answers_an_exercise_with_its_defaults(exercise, model):
+    import coronas.widgets.calculators as calculators
+
+    path = next(p for p in NOTEBOOKS if p.name.startswith(exercise[:2]))
+    source = "\n".join("".join(c["source"]) for c in cells(path) if c["cell_type"] == "code")
+    calls = re.findall(rf"^Calculator\(({model}\(.*\))\)$", source, re.M)
+    assert calls, f"{path.name} has no {model} calculator"
+    for call in calls:
+        answer = eval(call, vars(calculators)).answer()  # the notebook's own call, as written
+        shown = [v for v in answer.values.values() if isinstance(v, Fraction)]
+        assert ANSWERS[exercise] not in shown, (call, exercise)
+        assert f" {ANSWERS[exercise]} (" not in answer.text, (call, exercise)
+
+
 def test_the_answer_key_agrees_with_the_library():
     from coronas.attrition import AttritionRules, solve
     from coronas.batalla.odds import battle as duel

@@ -19,6 +19,7 @@ from coronas.batalla.actions import ACTION_TYPES, TOKENS
 from coronas.batalla.rules import CHURCH_SQUARES, COUNSELORS, Rules
 from coronas.engine import Game, register_game
 from coronas.engine.game import lazy_state_class
+from coronas.formatting import listing
 
 if TYPE_CHECKING:
     from coronas.batalla.state import BatallaState
@@ -38,7 +39,8 @@ def check_position(pos: Any, rules: Rules) -> dict[str, Any]:
     unknown = sorted(set(pos) - set(_POSITION_KEYS))
     if unknown:
         raise ValueError(
-            f"position: unknown field(s) {unknown}; the fields are {list(_POSITION_KEYS)}"
+            f"position: unknown field(s) {listing(unknown, 'and')}; "
+            f"the fields are {listing(_POSITION_KEYS, 'and')}"
         )
     out: dict[str, Any] = {}
 
@@ -96,7 +98,7 @@ def check_position(pos: Any, rules: Rules) -> dict[str, Any]:
             if bad or len(set(seated)) != len(seated):
                 raise ValueError(
                     f"position: chairs[{i}]: expected distinct counselors from "
-                    f"{list(COUNSELORS)}, got {council!r}"
+                    f"{listing(COUNSELORS)}, got {council!r}"
                 )
             out["chairs"].append(tuple(council))
     if "clergy" in pos:
@@ -108,7 +110,7 @@ def check_position(pos: Any, rules: Rules) -> dict[str, Any]:
         ):
             raise ValueError(
                 f"position: clergy: expected 2 church squares from "
-                f"{list(CHURCH_SQUARES)} or null (the door), got {clergy!r}"
+                f"{listing(CHURCH_SQUARES)} or null (the door), got {clergy!r}"
             )
         out["clergy"] = list(clergy)
     for key in ("crown", "cross", "smith", "bonus_taken"):
@@ -159,6 +161,8 @@ class BatallaGame(Game):
     """
 
     name = "batalla"
+    score_name = "gems won"
+    return_name = "wins"  # 1 for the winner, 0 for the loser
     state_class = lazy_state_class("coronas.batalla.state", "BatallaState")
     rules_class = Rules
     action_types = ACTION_TYPES

@@ -47,6 +47,7 @@ from coronas.batalla.actions import (
     _name,
 )
 from coronas.batalla.rules import CHURCH_SQUARES, COUNSELORS
+from coronas.formatting import listing
 
 __all__ = ["Legality"]
 
@@ -355,9 +356,15 @@ def _unknown_name(action: Any) -> str | None:
     """A message if ``action`` names a counselor, square, unit or item the game does not have."""
     kind = type(action)
     if kind in (Seat, Invoke) and action.counselor not in COUNSELORS:
-        return f"there is no counselor {action.counselor!r}; the counselors are {list(COUNSELORS)}"
+        return (
+            f"there is no counselor {action.counselor!r}; "
+            f"the counselors are {listing(COUNSELORS, 'and')}"
+        )
     if kind in (Visit, SpendCross) and action.square not in CHURCH_SQUARES:
-        return f"there is no church square {action.square!r}; they are {list(CHURCH_SQUARES)}"
+        return (
+            f"there is no church square {action.square!r}; "
+            f"they are {listing(CHURCH_SQUARES, 'and')}"
+        )
     if kind is Muster and action.unit not in ("shield", "sword"):
         return f"the Militia Commander gives a 'shield' or a 'sword', not {action.unit!r}"
     if kind is Buy:

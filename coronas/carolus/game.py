@@ -27,6 +27,7 @@ from coronas.carolus.rules import Rules
 from coronas.engine import register_game
 from coronas.engine.game import lazy_state_class
 from coronas.engine.schema import short
+from coronas.formatting import listing
 
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
@@ -109,7 +110,7 @@ class Position:
             raise ValueError(f"a position must be an object, got {data!r}")
         unknown = set(data) - {f.name for f in dataclasses.fields(cls)}
         if unknown:
-            raise ValueError(f"position: unknown field(s) {sorted(unknown)}")
+            raise ValueError(f"position: unknown field(s) {listing(sorted(unknown), 'and')}")
         d = dict(data)
         try:
             if "knights" in d:
@@ -140,7 +141,7 @@ def set_position(state: CarolusState, pos: Position) -> None:
         if name not in state._fam:
             raise ValueError(
                 f"position: {where}: unknown family {name!r}; "
-                f"the families are {', '.join(rules.families)}"
+                f"the families are {listing(rules.families, 'and')}"
             )
         return state._fam[name]
 
@@ -234,7 +235,9 @@ def set_position(state: CarolusState, pos: Position) -> None:
                 f"from {rules.discs}, got {u}"
             )
     if pos.phase not in _PHASES_BY_HAND:
-        raise ValueError(f"position: phase must be one of {_PHASES_BY_HAND}, got {pos.phase!r}")
+        raise ValueError(
+            f"position: phase must be one of {listing(_PHASES_BY_HAND)}, got {pos.phase!r}"
+        )
     if not whole(pos.turn) or not 0 <= pos.turn < n:
         raise ValueError(f"position: turn must be an index into the order (0-{n - 1})")
     if not whole(pos.round) or not 1 <= pos.round <= MAX_ROUND:
@@ -252,7 +255,8 @@ def set_position(state: CarolusState, pos: Position) -> None:
     state.chosen = list(pos.chosen)
     if len(state.chosen) != n or any(d not in rules.discs for d in state.chosen):
         raise ValueError(
-            f"position: phase {pos.phase!r} needs chosen: one disc from {rules.discs} per player"
+            f"position: phase {pos.phase!r} needs chosen: one disc of "
+            f"{listing(rules.discs)} per player"
         )
     p = state.order[state.cursor]
     full = {
@@ -326,6 +330,7 @@ class Game(engine.Game):
     """
 
     name = "carolus"
+    score_name = return_name = "castles"
     state_class = lazy_state_class("coronas.carolus.state", "CarolusState")
     rules_class = Rules
     action_types = ACTION_TYPES

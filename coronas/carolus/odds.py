@@ -33,6 +33,7 @@ from coronas.bounds import at_most, whole
 from coronas.carolus.board import region_name
 from coronas.carolus.rules import JOKER, Rules
 from coronas.dice import Die, ProbTable, rational
+from coronas.formatting import listing
 
 if TYPE_CHECKING:
     import sympy
@@ -67,7 +68,9 @@ def _family(rules: Rules, family: str | None) -> str:
     if family is None:
         return rules.families[0]
     if family not in rules.families:
-        raise ValueError(f"unknown family {family!r}; the families are {rules.families}")
+        raise ValueError(
+            f"unknown family {family!r}; the families are {listing(rules.families, 'and')}"
+        )
     return family
 
 

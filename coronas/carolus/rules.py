@@ -16,6 +16,7 @@ import dataclasses
 
 from coronas.engine import RulesError, RuleSet
 from coronas.engine.rules import bounded
+from coronas.formatting import listing
 
 __all__ = ["JOKER", "Rules"]
 
@@ -63,13 +64,16 @@ class Rules(RuleSet):
 
     def __post_init__(self) -> None:
         if len(set(self.families)) != len(self.families) or not self.families:
-            raise RulesError(f"families must be distinct names, got {self.families!r}")
+            raise RulesError(
+                f"families must be distinct names, got {listing(self.families, 'and') or 'none'}"
+            )
         if JOKER in self.families:
             raise RulesError(f"{JOKER!r} is the joker, not a family name")
         unknown = [f for f in self.draw_faces if f != JOKER and f not in self.families]
         if unknown or not self.draw_faces:
             raise RulesError(
-                f"draw_faces must name families or {JOKER!r}; unknown: {unknown or 'no faces'}"
+                f"draw_faces must name families or {JOKER!r}; "
+                f"unknown: {listing(unknown, 'and') or 'no faces'}"
             )
         if self.knights_per_family * len(self.families) != self.regions:
             raise RulesError(
@@ -84,7 +88,10 @@ class Rules(RuleSet):
             or any(d < 1 for d in self.discs)
             or len(set(self.discs)) != len(self.discs)
         ):
-            raise RulesError(f"discs must be distinct positive numbers, got {self.discs!r}")
+            raise RulesError(
+                "discs must be distinct positive numbers, "
+                f"got {listing(self.discs, 'and') or 'none'}"
+            )
         for name in ("reserve", "deploy", "draw", "castle_target"):
             for n in (2, 3):
                 if getattr(self, f"{name}_{n}p") < 1:

@@ -116,11 +116,11 @@ fmt = probability_text
 count = plural
 
 
-def table_text(table: Any) -> str:
-    """A :class:`~coronas.dice.ProbTable` as aligned text, each probability as ``fmt`` writes
-    it (the same in every table the command line prints)."""
+def table_text(table: Any, show: Callable[[Fraction], str] = fmt) -> str:
+    """A :class:`~coronas.dice.ProbTable` as aligned text, each probability as ``show`` writes
+    it (``fmt`` unless told: the same in every table the command line prints)."""
     header = [list(table.header)] if table.header else []
-    body = [[fmt(c) if isinstance(c, Fraction) else str(c) for c in row] for row in table.rows]
+    body = [[show(c) if isinstance(c, Fraction) else str(c) for c in row] for row in table.rows]
     lines = header + body
     if not lines:
         return ""

@@ -65,6 +65,7 @@ def advice(state: Any) -> dict[str, Any]:
         "groups": [],
         "outcomes": [],
         "scores": None,
+        "score_name": None,
         "winners": None,
     }
     for kind, actions in group_actions(state.legal_actions()).items():
@@ -82,6 +83,7 @@ def advice(state: Any) -> dict[str, Any]:
             for p, s in enumerate(state.scores())
         ]
         data["winners"] = [state.player_name(p) for p in state.winners()]
+        data["score_name"] = type(state.game).score_name
     data["summary"] = _summary(state, data)
     return data
 
@@ -131,7 +133,7 @@ def _text(data: dict[str, Any], board: bool) -> str:
             lines.append(f"  ... and {len(outcomes) - len(shown)} more (--json lists them all)")
     if data["scores"] is not None:
         scores = "; ".join(f"{s['player']} {s['score']}" for s in data["scores"])
-        lines += ["", f"scores: {scores}"]
+        lines += ["", f"{data['score_name']}: {scores}"]
         lines.append("winner(s): " + ", ".join(data["winners"]))
     return "\n".join(lines)
 

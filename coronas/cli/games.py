@@ -134,8 +134,9 @@ def step_line(state: Any, action: Any, number: int, labels: Sequence[str] | None
 
 
 def print_end(state: Any, labels: Sequence[str] | None = None, show: bool = True) -> None:
-    """The final position (unless ``show`` is false), the scores and the winners; or who is
-    to move when the game stopped before its end."""
+    """The final position (unless ``show`` is false), the scores named as the game names
+    them (``gems won: player 1 3; player 2 0``) and the winners; or who is to move when the
+    game stopped before its end."""
     if show:
         print()
         print(state)
@@ -151,5 +152,6 @@ def print_end(state: Any, labels: Sequence[str] | None = None, show: bool = True
         for p in range(state.num_players)
     ]
     scores = zip(names, state.scores(), strict=True)
-    print("scores: " + "; ".join(f"{n} {score_text(s)}" for n, s in scores))
+    label = type(state.game).score_name
+    print(f"{label}: " + "; ".join(f"{n} {score_text(s)}" for n, s in scores))
     print("winner(s): " + ", ".join(names[p] for p in state.winners()))

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from coronas.cli._base import CommandError, count, fmt, table_text, whole
-from coronas.formatting import rerolls_text
+from coronas.cli._base import CommandError, count, table_text, whole
+from coronas.formatting import READABLE_DIGITS, is_long, readable_probability, rerolls_text
 
 __all__ = ["LIMITS", "ODDS_COMMANDS", "add_parser"]
 
@@ -35,6 +35,12 @@ LIMITS = {
     "draws": (0, 300),
 }
 """The limits of the odds questions' numbers (docs/cli.md lists them)."""
+
+SHORTENED_NOTE = (
+    f"Fractions of more than {READABLE_DIGITS} digits are shown as percentages: "
+    "--exact prints them."
+)
+"""The line after an answer whose long fractions were shown as percentages."""
 
 
 def _n(name: str) -> Callable[[str], int]:
@@ -72,13 +78,34 @@ def _odds(
 # -- shared pieces ----------------------------------------------------------------------------
 
 
-def _answer(label: str, p: Fraction) -> None:
-    print(f"{label}: {fmt(p)}")
+class _Shown:
+    """Writes the answer's numbers as a player reads them (``readable_probability``): a
+    fraction too long to read as its percentage, unless ``--exact``; remembers whether one
+    was shortened, to say so at the end."""
+
+    def __init__(self, exact: bool):
+        self.exact = exact
+        self.shortened = False
+
+    def __call__(self, p: Fraction) -> str:
+        self.shortened |= not self.exact and is_long(p)
+        return readable_probability(p, self.exact)
+
+    def number(self, x: Fraction) -> str:
+        """A number that is not a probability (an expected count): exact and to 2 places."""
+        if not self.exact and is_long(x):
+            self.shortened = True
+            return f"{float(x):.2f}"
+        return f"{x} ({float(x):.2f})"
 
 
-def _print_table(table: Any) -> None:
+def _answer(args: argparse.Namespace, label: str, p: Fraction) -> None:
+    print(f"{label}: {args.show(p)}")
+
+
+def _print_table(args: argparse.Namespace, table: Any) -> None:
     print()
-    print(table_text(table))
+    print(table_text(table, args.show))
 
 
 def _game_rules(module: str, path: str | None) -> Any:
@@ -154,17 +181,17 @@ def _hierro_castle_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _print_roll_odds(odds: Any, table: bool) -> None:
-    _answer(f"P(one action succeeds, {rerolls_text(odds.shields)})", odds.probability)
-    _answer("P(one roll succeeds, no reroll)", odds.single_roll)
-    if table:
+def _print_roll_odds(args: argparse.Namespace, odds: Any) -> None:
+    _answer(args, f"P(one action succeeds, {rerolls_text(odds.shields)})", odds.probability)
+    _answer(args, "P(one roll succeeds, no reroll)", odds.single_roll)
+    if args.table:
         print()
         for label, value in odds.summary():
             print(f"{label}: {' '.join(value.split())}")
         print()
         goal = "win the castle's support" if odds.kind == "diplomatic roll" else "take the castle"
         print(f"turns needed to {goal}:")
-        print(table_text(odds.turns.table(8)))
+        print(table_text(odds.turns.table(8), args.show))
 
 
 @_odds(
@@ -188,7 +215,7 @@ def odds_hierro_castle(args: argparse.Namespace) -> None:
     )
     army = count(args.army, "pawn")
     print(f"attack a castle: {args.target}+ with the {odds.colour} die ({army})")
-    _print_roll_odds(odds, args.table)
+    _print_roll_odds(args, odds)
 
 
 def _hierro_diplomacy_args(p: argparse.ArgumentParser) -> None:
@@ -223,7 +250,7 @@ def odds_hierro_diplomacy(args: argparse.Namespace) -> None:
     print(
         f"diplomatic roll: {args.target}+ with the {odds.colour} die (legitimacy {args.legitimacy})"
     )
-    _print_roll_odds(odds, args.table)
+    _print_roll_odds(args, odds)
 
 
 # -- Corona de Hierro: battles ----------------------------------------------------------------
@@ -305,12 +332,12 @@ def odds_hierro_battle(args: argparse.Namespace) -> None:
         cavalry_charge=args.cavalry_charge,
     )
     print(result.title)
-    _answer("P(attacker wins)", result.attacker_wins)
-    _answer("P(defender wins)", result.defender_wins)
+    _answer(args, "P(attacker wins)", result.attacker_wins)
+    _answer(args, "P(defender wins)", result.defender_wins)
     for line in _reroll_advice(result):
         print(line)
     if args.table:
-        _print_table(result.table())
+        _print_table(args, result.table())
         matrix = battle_table(
             args.attacker,
             args.defender,
@@ -321,12 +348,12 @@ def odds_hierro_battle(args: argparse.Namespace) -> None:
         )
         print()
         print("P(attacker wins) for smaller armies (rows: attacking pawns, columns: defending):")
-        _print_matrix(matrix)
+        _print_matrix(args, matrix)
 
 
-def _print_matrix(rows: Sequence[Sequence[Fraction]]) -> None:
+def _print_matrix(args: argparse.Namespace, rows: Sequence[Sequence[Fraction]]) -> None:
     """Rows of probabilities (numbered from 1, as are the columns) as a text table."""
-    cells = [[fmt(p) for p in row] for row in rows]
+    cells = [[args.show(p) for p in row] for row in rows]
     width = max(len(c) for row in cells for c in row)
     print("    " + "".join(f"{j + 1:>{width + 2}}" for j in range(len(cells[0]))))
     for i, row in enumerate(cells):
@@ -430,13 +457,13 @@ def odds_batalla_battle(args: argparse.Namespace) -> None:
         defender_cross=args.defender_cross,
     )
     print(result.title)
-    _answer("P(gem) with optimal rerolls", result.gem)
-    _answer("P(gem) without rerolls", result.gem_no_rerolls)
+    _answer(args, "P(gem) with optimal rerolls", result.gem)
+    _answer(args, "P(gem) without rerolls", result.gem_no_rerolls)
     if args.table:
-        _print_table(result.table())
+        _print_table(args, result.table())
         print()
         print("reroll decisions:")
-        print(table_text(result.policy))
+        print(table_text(result.policy, args.show))
 
 
 # -- Risk-style battles (coronas.attrition) ---------------------------------------------------
@@ -462,10 +489,10 @@ def odds_risk(args: argparse.Namespace) -> None:
 
     result = solve(RISK, args.attacker, args.defender)
     print(f"Risk: {args.attacker} attacking armies against {args.defender} defending")
-    _answer("P(attacker wins)", result.attacker_wins)
-    print(f"expected rounds: {result.expected_rounds} ({float(result.expected_rounds):.2f})")
+    _answer(args, "P(attacker wins)", result.attacker_wins)
+    print(f"expected rounds: {args.show.number(result.expected_rounds)}")
     if args.table:
-        _print_table(result.table())
+        _print_table(args, result.table())
 
 
 # -- Carolus Magnus ---------------------------------------------------------------------------
@@ -500,11 +527,11 @@ def odds_carolus_draws(args: argparse.Namespace) -> None:
     family = args.family or rules.families[0]
     p = knights_for_family(args.draws, args.at_least, family=family, rules=rules)
     print(f"{args.draws} knights drawn, at least {args.at_least} for {family} (jokers count)")
-    _answer("P", p)
+    _answer(args, "P", p)
     if args.table:
         dist = family_draw_distribution(args.draws, family=family, rules=rules)
         rows = [(k, dist[k], dist.p_ge(k)) for k in range(args.draws + 1)]
-        _print_table(ProbTable(rows, header=("knights", "P(exactly)", "P(at least)")))
+        _print_table(args, ProbTable(rows, header=("knights", "P(exactly)", "P(at least)")))
 
 
 # -- the parser -------------------------------------------------------------------------------
@@ -519,6 +546,7 @@ def _runner(command: _OddsCommand) -> Callable[[argparse.Namespace], int]:
         from coronas.dice import exact_fractions
         from coronas.engine import RulesError
 
+        args.show = _Shown(args.exact)
         try:
             with exact_fractions():
                 command.run(args)
@@ -526,6 +554,8 @@ def _runner(command: _OddsCommand) -> Callable[[argparse.Namespace], int]:
             raise
         except ValueError as exc:
             raise CommandError(str(exc)) from None
+        if args.show.shortened:
+            print(f"\n{SHORTENED_NOTE}")
         return 0
 
     return run
@@ -541,6 +571,12 @@ def add_parser(sub: Any) -> None:
         command.add_arguments(p)
         p.add_argument(
             "--table", action="store_true", help="also print the whole table of outcomes"
+        )
+        p.add_argument(
+            "--exact",
+            action="store_true",
+            help=f"print every exact fraction, even one of more than {READABLE_DIGITS} digits "
+            "(by default shown as its percentage)",
         )
         p.set_defaults(func=_runner(command), check=command.check, _parser=p)
     odds.set_defaults(func=lambda args: odds.print_help(), _parser=odds)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine.errors import SaveFileError
+from coronas.formatting import listing
 
 __all__ = ["Action", "action_from_dict", "action_to_dict", "jsonable"]
 
@@ -78,10 +79,12 @@ def action_from_dict(data: Mapping[str, Any], types: Iterable[type]) -> Any:
     kind = data["type"]
     cls = by_name.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise SaveFileError(f"unknown action type {kind!r}; expected one of {sorted(by_name)}")
+        raise SaveFileError(
+            f"unknown action type {kind!r}; expected one of {listing(sorted(by_name))}"
+        )
     extra = set(data) - _field_names(cls) - {"type"}
     if extra:
-        raise SaveFileError(f"action {kind} has unknown fields {sorted(extra)}")
+        raise SaveFileError(f"action {kind} has unknown fields {listing(sorted(extra), 'and')}")
     try:
         return cls(**{k: _unjson(v) for k, v in data.items() if k != "type"})
     except TypeError as exc:

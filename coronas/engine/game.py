@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from coronas.engine.errors import RulesError
 from coronas.engine.rules import RuleSet
+from coronas.formatting import listing
 
 if TYPE_CHECKING:
     from coronas.engine.state import State
@@ -29,6 +30,12 @@ class Game:
     action_types: ClassVar[tuple[type, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    score_name: ClassVar[str] = "score"
+    """What :meth:`State.scores` counts, in the game's words ("VP", "gems won"): the label of
+    the final scores wherever they are printed."""
+    return_name: ClassVar[str] = "score"
+    """What :meth:`State.returns` counts, in the game's words ("VP", "wins"): the label of a
+    mean over many games."""
     extra_params: ClassVar[tuple[str, ...]] = ()
     """Keyword arguments of the constructor that a saved game records beside players, seed
     and rules (``"position"``, ``"board"``), read back by :meth:`from_params`."""
@@ -89,7 +96,10 @@ class Game:
         known = {"players", "seed", "rules", *cls.extra_params}
         unknown = sorted(set(params) - known)
         if unknown:
-            return f"params: unknown field(s) {unknown[:5]}; expected some of {sorted(known)}"
+            return (
+                f"params: unknown field(s) {listing(unknown[:5], 'and')}; expected some of "
+                f"{listing(sorted(known), 'and')}"
+            )
         players = params.get("players")
         if players is not None:
             problem = check_int(players, "params.players", cls.min_players, cls.max_players)

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from coronas.engine.errors import RulesError
 from coronas.engine.schema import MAX_TEXT, short
 from coronas.engine.textfile import parse_json, read_text_file
+from coronas.formatting import listing
 
 __all__ = ["DEFAULT_INT_RANGE", "DEFAULT_LENGTH", "RuleSet", "bounded"]
 
@@ -111,7 +112,8 @@ class RuleSet:
         unknown = sorted(set(data) - set(fields))
         if unknown:
             raise RulesError(
-                f"{source}: unknown field(s) {short(unknown)}; the fields are {sorted(fields)}"
+                f"{source}: unknown field(s) {listing(map(short, unknown[:5]), 'and')}; "
+                f"the fields are {listing(sorted(fields), 'and')}"
             )
         defaults = cls()
         values = {}

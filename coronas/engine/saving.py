@@ -17,6 +17,7 @@ from coronas.engine.errors import IllegalAction, RulesError, SaveFileError
 from coronas.engine.game import _GAMES, _import_games
 from coronas.engine.schema import MAX_INT, action_checker, short
 from coronas.engine.textfile import MAX_FILE_BYTES, parse_json, read_text_file
+from coronas.formatting import listing
 
 if TYPE_CHECKING:
     from coronas.engine.state import State
@@ -84,7 +85,9 @@ def load_game_text(text: str, source: str = "saved game") -> State:
     name = data.get("game")
     game_cls = _GAMES.get(name) if isinstance(name, str) else None
     if game_cls is None:
-        raise _fail(source, f"game: unknown game {short(name)}; expected one of {sorted(_GAMES)}")
+        raise _fail(
+            source, f"game: unknown game {short(name)}; expected one of {listing(sorted(_GAMES))}"
+        )
     params = data.get("params", {})
     if not isinstance(params, dict):
         raise _fail(source, f"params: expected an object, got {short(params)}")
@@ -132,7 +135,8 @@ def _action(raw: Any, i: int, by_name: dict[str, type], source: str) -> Any:
     if cls is None:
         raise _fail(
             source,
-            f"{where}.type: unknown action type {short(kind)}; expected one of {sorted(by_name)}",
+            f"{where}.type: unknown action type {short(kind)}; "
+            f"expected one of {listing(sorted(by_name))}",
         )
     names = {f for f in cls.__dataclass_fields__}
     extra = sorted(set(raw) - names - {"type"})

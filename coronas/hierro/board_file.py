@@ -19,6 +19,7 @@ from typing import Any
 import networkx as nx
 
 from coronas.engine.schema import short
+from coronas.formatting import listing
 
 __all__ = [
     "BANNER_VALUES",
@@ -167,11 +168,14 @@ def _object(value: Any, source: str, where: str, required: set[str], optional: s
         raise _fail(source, where, f"expected an object {{...}}, got {short(value)}")
     missing = sorted(required - set(value))
     if missing:
-        raise _fail(source, where, f"missing field(s) {missing}")
+        raise _fail(source, where, f"missing field(s) {listing(missing, 'and')}")
     unknown = sorted(set(value) - required - optional)
     if unknown:
         raise _fail(
-            source, where, f"unknown field(s) {unknown}; expected {sorted(required | optional)}"
+            source,
+            where,
+            f"unknown field(s) {listing(unknown, 'and')}; expected "
+            f"{listing(sorted(required | optional), 'and')}",
         )
     return value
 
@@ -189,7 +193,7 @@ def _text(value: Any, source: str, where: str, most: int = MAX_NAME) -> str:
 def _whole(value: Any, allowed: Iterable[int], source: str, where: str, what: str) -> int:
     allowed = tuple(allowed)
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-        raise _fail(source, where, f"{what} must be one of {list(allowed)}, got {short(value)}")
+        raise _fail(source, where, f"{what} must be one of {listing(allowed)}, got {short(value)}")
     return value
 
 
@@ -269,7 +273,7 @@ def _parse_families(value: Any, source: str) -> dict[int, Family]:
         raise _fail(
             source,
             "field 'families'",
-            f"expected one family for each shield 1-5, missing {missing}",
+            f"expected one family for each shield 1-5, missing {listing(missing, 'and')}",
         )
     return dict(sorted(families.items()))
 
@@ -304,7 +308,7 @@ def _parse_castle(value: Any, source: str, where: str) -> Castle:
     kind = entry["kind"]
     if kind not in CASTLE_KINDS:
         raise _fail(
-            source, f"{where} 'kind'", f"expected one of {list(CASTLE_KINDS)}, got {short(kind)}"
+            source, f"{where} 'kind'", f"expected one of {listing(CASTLE_KINDS)}, got {short(kind)}"
         )
     army = _whole(
         entry["army_target"], BANNER_VALUES, source, where, "the left banner 'army_target'"
@@ -370,7 +374,9 @@ def _parse_offmap(value: Any, cities: Mapping[str, City], source: str) -> tuple[
         raise _fail(source, "field 'offmap'", f"expected a list of area names, got {short(value)}")
     missing = [a for a in OFFMAP_AREAS if a not in value]
     if missing:
-        raise _fail(source, "field 'offmap'", f"missing the off-map area(s) {missing}")
+        raise _fail(
+            source, "field 'offmap'", f"missing the off-map area(s) {listing(missing, 'and')}"
+        )
     if len(set(value)) != len(value):
         raise _fail(source, "field 'offmap'", "an area is listed twice")
     clash = [a for a in value if a in cities]

@@ -38,6 +38,7 @@ class Game(engine.Game):
     """
 
     name = "hierro"
+    score_name = return_name = "VP"
     state_class = HierroState
     rules_class = Rules
     action_types = ACTION_TYPES

@@ -230,6 +230,14 @@ class GamePhases:
             out.append(row)
         return out
 
+    def public_scores(self) -> list[dict[str, int]]:
+        """:meth:`scores` as every player may see them before the end: without the loyalty
+        points, which come from the secret loyalty cards (``loyalty`` 0, ``total`` without
+        it); at the end the loyalty cards are shown and :meth:`scores` is public."""
+        return [
+            {**row, "loyalty": 0, "total": row["total"] - row["loyalty"]} for row in self.scores()
+        ]
+
     def _returns(self) -> list[int]:
         return [s["total"] for s in self.scores()]
 

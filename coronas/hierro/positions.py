@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from coronas.engine.schema import short
+from coronas.formatting import listing
 from coronas.hierro.actions import MAGYARS, ROME, SARACENS
 from coronas.hierro.rules import MILITARY_KINDS, card_kind
 
@@ -54,7 +55,7 @@ def build_position(
     cards = (*(f"crown:{c}" for c in r.colours), "self")
     for card in state.loyalty:
         if card is not None and card not in cards:
-            raise ValueError(f"loyalty: expected one of {list(cards)} or null, got {card!r}")
+            raise ValueError(f"loyalty: expected one of {listing(cards)} or null, got {card!r}")
     for c, spec in (castles or {}).items():
         if c not in info.castle_set:
             raise ValueError(f"castles: there is no castle called {c}")

@@ -32,6 +32,7 @@ from typing import Any
 from coronas.dice import Die
 from coronas.engine import RuleSet
 from coronas.engine.rules import bounded
+from coronas.formatting import listing
 
 __all__ = [
     "CARD_KINDS",
@@ -226,7 +227,9 @@ class Rules(RuleSet):
         if not 1 <= self.medium_from < self.large_from:
             raise ValueError("expected 1 <= medium_from < large_from")
         if len(self.colours) < 5 or len(set(self.colours)) != len(self.colours):
-            raise ValueError(f"colours: expected five different colours, got {self.colours!r}")
+            raise ValueError(
+                f"colours: expected five different colours, got {listing(self.colours, 'and')}"
+            )
         if sorted(self.recruit_by_band) != sorted(DIE_COLOURS):
             raise ValueError("recruit_by_band: expected the keys red, yellow and green")
         if sorted(self.band_vp) != sorted(DIE_COLOURS):
@@ -238,7 +241,9 @@ class Rules(RuleSet):
             deck = getattr(self, name)
             for card, count in deck.items():
                 if card_kind(card) not in kinds:
-                    raise ValueError(f"{name}: unknown card {card!r}; the kinds are {kinds}")
+                    raise ValueError(
+                        f"{name}: unknown card {card!r}; the kinds are {listing(kinds, 'and')}"
+                    )
                 if not isinstance(count, int) or count < 0:
                     raise ValueError(f"{name}: card {card!r} needs a count of 0 or more")
             if sum(deck.values()) < 1:

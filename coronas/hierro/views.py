@@ -25,6 +25,7 @@ from coronas.hierro.actions import (
     Keep,
     PlayCavalryCharge,
     PlayGoodFortune,
+    PlaySpy,
     Recruit,
     RequestSupport,
     Roll,
@@ -132,6 +133,14 @@ class StateViews:
         if isinstance(action, Keep) and step == "keep" and viewer != self.keeper:
             return "keep a card"
         return self.describe(action)
+
+    def reveals(self, action: Any) -> list[int]:
+        """The seats to which playing ``action`` here shows a secret: Spy shows the target's
+        cards to the player who plays it (ruling H17). Draws and deals are chance, worded by
+        :meth:`describe_for`; no other decision shows a hidden card."""
+        if isinstance(action, PlaySpy) and self.step == "play":
+            return [self._current_player()]
+        return []
 
     def _turn_text(self) -> str:
         return f"Turn {self.turn + 1} (round {self.turn // self.num_players + 1})"

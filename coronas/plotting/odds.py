@@ -16,7 +16,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-__all__ = ["draw_battle_chain", "draw_battle_heatmap", "write_figures"]
+from coronas.formatting import percent
+
+__all__ = ["draw_battle_chain", "draw_battle_heatmap", "heatmap_text", "write_figures"]
 
 _WIN, _LOSE, _MID = "#2e7d32", "#c62828", "#f7f3e3"
 
@@ -43,7 +45,8 @@ def draw_battle_heatmap(
 
     ``table`` is a matrix from :func:`coronas.hierro.odds.battle_table` (rows: attacking
     pawns from 1, columns: defending pawns from 1); without one, it is computed from the
-    other arguments. Cells show the percentage; red is a likely loss, green a likely win.
+    other arguments. Cells show the percentage (:func:`heatmap_text`); red is a likely
+    loss, green a likely win.
     """
     import matplotlib.pyplot as plt
 
@@ -69,7 +72,7 @@ def draw_battle_heatmap(
                 ax.text(
                     j,
                     i,
-                    f"{v * 100:.0f}",
+                    heatmap_text(table[i, j]),
                     ha="center",
                     va="center",
                     fontsize=7,
@@ -160,7 +163,7 @@ def draw_battle_chain(
         ax.text(
             x,
             y - 0.32,
-            f"{float(G.nodes[n]['reach']) * 100:.1f}%",
+            percent(G.nodes[n]["reach"], 1),
             ha="center",
             va="top",
             fontsize=6,
@@ -180,11 +183,22 @@ def draw_battle_chain(
     if start is not None:
         p = G.nodes[start]["attacker_wins"]
         ax.set_title(
-            f"Battle {_short_label(G.nodes[start])}: attacker wins {p} ({float(p) * 100:.1f}%)",
+            f"Battle {_short_label(G.nodes[start])}: attacker wins {p} ({percent(p, 1)})",
             fontsize=9,
         )
     ax.set_axis_off()
     return ax
+
+
+def heatmap_text(p: Any) -> str:
+    """A heatmap cell's percentage, whole (the title says %): ``59``; a chance below 100%
+    never reads ``100`` nor one above 0% ``0``, but ``>99`` and ``<1``.
+
+    >>> from fractions import Fraction
+    >>> heatmap_text(Fraction(1, 2)), heatmap_text(Fraction(9996, 10000)), heatmap_text(1)
+    ('50', '>99', '100')
+    """
+    return percent(p, 0).removesuffix("%")
 
 
 def _fraction_text(p: Fraction) -> str:

@@ -10,6 +10,8 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
+from coronas.formatting import probability_text
+
 __all__ = [
     "GAME_TITLES",
     "PlainTextFallback",
@@ -72,7 +74,7 @@ class PlainTextFallback:
 
 def fraction_text(p: Fraction) -> str:
     """An exact probability as ``"7/12 (58.33%)"``: the fraction first, the percentage after."""
-    return f"{p} ({float(p) * 100:.2f}%)"
+    return probability_text(p)
 
 
 def figure_html(fig: Any, dpi: int = 80) -> str:

@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from coronas.formatting import listing
+
 __all__ = [
     "CHROMIUM",
     "BrowserError",
@@ -309,7 +311,9 @@ class StepperOnPage:
         self.root = page.locator(f"[data-coronas-stepper='{index}']")
         parts = self.root.locator("xpath=./div[contains(@class, 'widget-html')]")
         self.status, self.board, self.log = parts.first, parts.nth(1), parts.last
-        self.roll_button = self.root.locator("button", has_text="Roll (seeded)")
+        self.roll_button = self.root.locator("button").filter(
+            has_text=re.compile(r"^\s*Roll( \(seeded\))?\s*$")
+        )
         self.play_button = self.root.locator("button").filter(has_text=re.compile(r"^\s*Play\s*$"))
 
     def seen(self) -> Seen:
@@ -337,7 +341,8 @@ class StepperOnPage:
         return before, self.seen()
 
     def roll(self) -> tuple[Seen, Seen]:
-        """Click "Roll (seeded)"; returns what was shown before and after."""
+        """Click "Roll" ("Roll (seeded)" with a seed); returns what was shown before and
+        after."""
         return self._click_and_wait(self.roll_button)
 
     def play(self) -> tuple[Seen, Seen]:
@@ -358,7 +363,7 @@ class StepperOnPage:
         # option labels use no-break spaces: compare with the spaces normalised
         matching = [label for label in labels if " ".join(label.split()).startswith(prefix)]
         if not matching:
-            raise BrowserError(f"no kind of action {prefix!r} among {labels}")
+            raise BrowserError(f"no kind of action {prefix!r} among {listing(labels, 'and')}")
         kinds.select_option(label=matching[0])
         word = prefix.split()[0].lower()
         self.page.wait_for_function(

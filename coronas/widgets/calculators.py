@@ -21,8 +21,8 @@ from html import escape
 from typing import Any
 
 from coronas.dice import Die, to_fraction
-from coronas.formatting import plural
-from coronas.widgets._render import PlainTextFallback, figure_html, fraction_text
+from coronas.formatting import is_long, percent, plural, readable_probability
+from coronas.widgets._render import PlainTextFallback, figure_html
 
 __all__ = [
     "Answer",
@@ -78,14 +78,19 @@ class Answer:
             self.html = "<br>".join(escape(line) for line in self.text.splitlines())
 
 
+def _probability_cells(p: Fraction) -> str:
+    """Two table cells: the exact fraction and its percentage, or (a fraction too long to
+    read) the percentage, with the fraction as its tooltip."""
+    if is_long(p):
+        return f"<td style='text-align:right' title='{p}'><b>{percent(p)}</b></td><td></td>"
+    return f"<td style='text-align:right'><b>{p}</b></td><td style='color:#666'>({percent(p)})</td>"
+
+
 def answer_lines(rows: Sequence[tuple[str, Fraction]], title: str = "") -> Answer:
-    """An :class:`Answer` listing ``label = fraction (percent)`` lines, bold in HTML."""
-    text = "\n".join(f"{label} = {fraction_text(p)}" for label, p in rows)
-    body = "".join(
-        f"<tr><td>{escape(label)}</td><td style='text-align:right'><b>{p}</b></td>"
-        f"<td style='color:#666'>({float(p) * 100:.2f}%)</td></tr>"
-        for label, p in rows
-    )
+    """An :class:`Answer` listing ``label = fraction (percent)`` lines, bold in HTML; a
+    fraction too long to read shows as its percentage, the fraction in its tooltip."""
+    text = "\n".join(f"{label} = {readable_probability(p)}" for label, p in rows)
+    body = "".join(f"<tr><td>{escape(label)}</td>{_probability_cells(p)}</tr>" for label, p in rows)
     head = f"<b>{escape(title)}</b>" if title else ""
     return Answer(
         text=(title + "\n" if title else "") + text,

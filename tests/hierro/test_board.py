@@ -322,6 +322,17 @@ def test_wrong_types(tmp_path) -> None:
         _load_text(tmp_path, json.dumps(data))
 
 
+def test_missing_and_unknown_fields_are_named_in_words(tmp_path) -> None:
+    data = _default_data()
+    del data["roads"]
+    with pytest.raises(BoardError, match=r"the board: missing field\(s\) roads$"):
+        _load_text(tmp_path, json.dumps(data))
+    data = _default_data()
+    data["offmap"] = [a for a in data["offmap"] if a not in ("Rome", "Magyars")]
+    with pytest.raises(BoardError, match=r"missing the off-map area\(s\) Rome and Magyars$"):
+        _load_text(tmp_path, json.dumps(data))
+
+
 def test_start_castle_with_emissary_banner_is_refused(tmp_path) -> None:
     data = _default_data()
     friuli = next(c for c in data["cities"] if c["name"] == "Friuli")

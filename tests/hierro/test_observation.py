@@ -212,3 +212,24 @@ def test_spy_names_its_target_and_shows_the_cards_only_once_played():
     assert s.hands[GREEN] == ("king_is_dead",)
     assert s.discards == {"spy": 1, "pope": 1}
     assert s.step == "play" and s.observation(RED)["spied_hand"] is None
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_public_scores_leave_out_the_secret_loyalty_points(seed):
+    s = played(3, seed, 120, False)
+    assert not s.is_terminal()
+    full, public = s.scores(), s.public_scores()
+    for row, seen in zip(full, public, strict=True):
+        assert seen["loyalty"] == 0 and seen["total"] == row["total"] - row["loyalty"]
+        assert {k: v for k, v in seen.items() if k not in ("loyalty", "total")} == {
+            k: v for k, v in row.items() if k not in ("loyalty", "total")
+        }
+    rng = random.Random(seed)
+    for p in range(3):  # what a player cannot see does not change them
+        assert twin(s, p, rng).public_scores() == public
+
+
+def test_only_spy_reveals_a_secret_to_its_player():
+    s = position(hands=[("spy", "pope"), ("king_is_dead",), ()])
+    assert s.reveals(PlaySpy(GREEN)) == [RED]
+    assert all(s.reveals(a) == [] for a in s.legal_actions() if not isinstance(a, PlaySpy))

@@ -706,6 +706,19 @@ def test_battle_monte_carlo():
     assert "95% interval" in repr(est)
 
 
+def test_a_monte_carlo_estimate_reads_as_a_sentence():
+    est = ho.MonteCarloEstimate(5922, 10000, seed=5)
+    # Wilson, z = 1.96: centre (0.5922 + z^2/2n) / (1 + z^2/n) = 0.59216, half-width
+    # z sqrt(0.5922 * 0.4078 / n + z^2/4n^2) / (1 + z^2/n) = 0.00963: 58.25% to 60.18%
+    text = "5922 of 10000 battles won by the attacker: 59.22% (95% interval 58.25% to 60.18%)"
+    assert str(est) == text + ", seed 5"
+    assert est._repr_html_() == (
+        "<p>5922 of 10000 battles won by the attacker: "
+        "<b>59.22% (95% interval 58.25% to 60.18%)</b>, seed 5</p>"
+    )
+    assert str(ho.MonteCarloEstimate(1, 1, seed=None)).endswith("to 100.00%)")
+
+
 def test_castle_campaign_monte_carlo():
     # Roll the campaign with real dice: a castle with troops inside, the yellow die, 5+, two
     # shields spent while failing; compare the mean number of actions with the exact one.
@@ -751,3 +764,27 @@ def test_figures_are_written(tmp_path):
     paths = write_figures(tmp_path)
     assert [p.name for p in paths] == ["hierro-battle-heatmap.png", "hierro-battle-chain.png"]
     assert all(p.stat().st_size > 10_000 for p in paths)
+
+
+def test_a_heatmap_never_rounds_a_chance_to_certainty():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from coronas.plotting.odds import draw_battle_heatmap
+
+    # rows: attacking pawns 1-2, columns: defending pawns 1-2
+    table = sympy.Matrix([[F(9996, 10000), F(1, 2)], [F(1), F(4, 10000)]])
+    ax = draw_battle_heatmap(table)
+    cells = {(t.get_position()): t.get_text() for t in ax.texts}
+    plt.close(ax.figure)
+    # 99.96% would round to 100 and 0.04% to 0: they read >99 and <1; 1 is 100
+    assert cells == {(0, 0): ">99", (1, 0): "50", (0, 1): "100", (1, 1): "<1"}
+    table = ho.battle_table(10, 10)
+    ax = draw_battle_heatmap(table)
+    texts = [t.get_text() for t in ax.texts]
+    plt.close(ax.figure)
+    assert all(text != "100" for text in texts)  # no battle here is certain
+    assert all(text != "0" for text in texts)
+    assert ">99" in texts  # 10 pawns against 1 almost always win

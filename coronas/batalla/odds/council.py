@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from coronas.batalla.rules import COUNSELORS, Rules
 from coronas.bounds import whole
 from coronas.dice import Die, ProbTable, rational
+from coronas.formatting import listing
 
 if TYPE_CHECKING:
     import sympy
@@ -190,7 +191,7 @@ def _council(
     ):
         raise ValueError(
             f"council must list {rules.chairs} chairs, each a distinct counselor from "
-            f"{list(COUNSELORS)} or None, got {council!r}"
+            f"{listing(COUNSELORS)} or None, got {council!r}"
         )
     return council
 
@@ -242,7 +243,9 @@ def dragon_policy_choice(
     _position(level, gold, gems_won, rules)
     for name, face in (("lo", lo), ("hi", hi)):
         if face not in rules.faces:
-            raise ValueError(f"{name}: expected a die face, one of {rules.faces}, got {face!r}")
+            raise ValueError(
+                f"{name}: expected a die face, one of {listing(rules.faces)}, got {face!r}"
+            )
     cap = rules.gold_cap(gems_won)
     best, best_key = None, None
     for c, g in _dragon_options(lo, hi, council):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from coronas.attrition import BattleEnd
 from coronas.dice import Die, ProbTable, rational
-from coronas.formatting import percent, plural
+from coronas.formatting import listing, percent, plural
 from coronas.hierro.odds._common import _battle_counts, _ranges
 from coronas.hierro.odds.solver import State4, _BattleSolver
 
@@ -70,7 +70,9 @@ class BattlePolicy:
     def _index(self, a: int, d: int, x: Any) -> int:
         xs = self._solver._faces(a, d)[0]
         if x not in xs:
-            raise ValueError(f"the attacker's die cannot show {x!r} here; its faces are {xs}")
+            raise ValueError(
+                f"the attacker's die cannot show {x!r} here; its faces are {listing(xs, 'and')}"
+            )
         return xs.index(x)
 
     def _check(self, a: int, d: int, sa: int, sd: int) -> None:

@@ -10,9 +10,11 @@ import dataclasses
 import random
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from html import escape
 from typing import Any
 
 from coronas.dice import Die
+from coronas.formatting import percent, plural
 from coronas.hierro.odds._common import _count, _rules
 from coronas.hierro.odds.battles import battle
 from coronas.hierro.odds.solver import State4
@@ -58,6 +60,25 @@ class MonteCarloEstimate:
             f"MonteCarloEstimate({self.successes}/{self.n} = {self.successes / self.n:.4f}, "
             f"95% interval {lo:.4f}-{hi:.4f})"
         )
+
+    def __str__(self) -> str:
+        """``5922 of 10000 battles won by the attacker: 59.22% (95% interval 58.25% to
+        60.18%), seed 5``: the estimate, its interval and the runs behind it."""
+        return f"{self._runs()}: {self._estimate()}{self._seed()}"
+
+    def _repr_html_(self) -> str:
+        return f"<p>{escape(self._runs())}: <b>{escape(self._estimate())}</b>{self._seed()}</p>"
+
+    def _runs(self) -> str:
+        return f"{self.successes} of {plural(self.n, 'battle')} won by the attacker"
+
+    def _estimate(self) -> str:
+        lo, hi = self.interval
+        p = Fraction(self.successes, self.n)
+        return f"{percent(p)} (95% interval {percent(lo)} to {percent(hi)})"
+
+    def _seed(self) -> str:
+        return "" if self.seed is None else escape(f", seed {self.seed}")
 
 
 def _rolls(die: Die, rng: random.Random) -> Callable[[], Any]:

@@ -20,9 +20,10 @@ False
 
 The parts: :mod:`~coronas.widgets.stepper.outcomes` (typed outcomes, kinds of actions),
 :mod:`~coronas.widgets.stepper.model` (the model), :mod:`~coronas.widgets.stepper.files`
-(save and load), :mod:`~coronas.widgets.stepper.odds` (the odds of the move at hand, worded
-and cached per position), :mod:`~coronas.widgets.stepper.seats` (whose eyes are shown: the
-open view, a seat's view of its secrets, pass and play) and
+(save and load), :mod:`~coronas.widgets.stepper.sealed` (a locked table's file, its secrets
+sealed under a passphrase), :mod:`~coronas.widgets.stepper.odds` (the odds of the move at
+hand, worded and cached per position), :mod:`~coronas.widgets.stepper.seats` (whose eyes are
+shown: the open view, a seat's view of its secrets, pass and play, the locked table) and
 :mod:`~coronas.widgets.stepper.view` (the widgets).
 """
 

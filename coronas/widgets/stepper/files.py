@@ -1,4 +1,5 @@
-"""Saving the stepper's game to a file and loading one back (the engine's JSON)."""
+"""Saving the stepper's game to a file and loading one back (the engine's JSON; a locked
+table's sealed under a passphrase, :mod:`~coronas.widgets.stepper.sealed`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from coronas.engine import SaveFileError, State, load_game
+from coronas.engine import SaveFileError, State
+from coronas.engine.saving import load_game_text
+from coronas.engine.textfile import parse_json, read_text_file
+from coronas.widgets.stepper.sealed import Table, is_table, read_table, table_text
 
 __all__ = ["SAVES", "SaveLoad", "default_save_path"]
 
@@ -29,47 +33,75 @@ def _steps(state: State) -> str:
 
 class SaveLoad:
     """Save and Load for :class:`~coronas.widgets.stepper.StepperModel`, which provides the
-    state, the names, the message, the log and the bots these methods read and replace."""
+    state, the names, the message, the log, the table's lock and notes and the bots these
+    methods read and replace."""
 
     state: State
     names: tuple[str, ...] | None
     message: str
     _entries: list[Any]
+    notes: list[tuple[int, str]]
+    view: Any
+    humans: frozenset[int]
+    view_locked: bool
+    locked: bool
 
     # provided by the model:
     _history_log: Callable[[State], list[Any]]
     _seat_bots: Callable[[int], Any]
+    _open_table: Callable[[Table | None, bool], None]
 
-    def save(self, path: str | Path) -> bool:
+    def save(self, path: str | Path, passphrase: str | None = None) -> bool:
         """Write the game to the file ``path`` as JSON (:meth:`State.save
         <coronas.engine.State.save>`): its parameters and every step so far, so that
         :meth:`load` gives back an equal state (a position set up by hand too: its game
-        records it). False, with the reason naming the file, if the file cannot be written."""
+        records it). A locked table writes a table file (:mod:`~coronas.widgets.stepper.sealed`)
+        sealed under ``passphrase``, which it then requires; a table unlocked since writes one
+        in the clear whose notes say so. False, with the reason naming the file, if the file
+        cannot be written."""
         if not str(path).strip():
             self.message = "type the name of the file to save to"
+            return False
+        if self.locked and not passphrase:
+            self.message = "type a passphrase: a locked table saves its secrets sealed under it"
             return False
         try:
             if Path(path).parent == Path(SAVES):  # the steppers' own folder, made when needed
                 Path(SAVES).mkdir(exist_ok=True)
-            self.state.save(path)
+            if self.locked or self.notes:
+                table = Table(self.view, tuple(self.humans), self.locked, tuple(self.notes))
+                log = [e.for_viewer(None) for e in self._entries]
+                Path(path).write_text(table_text(self.state, table, log, passphrase), "utf-8")
+            else:
+                self.state.save(path)
         except OSError as exc:
             self.message = f"{path}: cannot write the file ({exc.strerror or exc})"
             return False
-        self.message = f"saved {_steps(self.state)} to {path}"
+        sealed = "sealed " if self.locked else ""
+        self.message = f"saved {_steps(self.state)} {sealed}to {path}"
         return True
 
-    def load(self, path: str | Path) -> bool:
+    def load(self, path: str | Path, passphrase: str | None = None) -> bool:
         """Replace the game with the one saved in the file ``path`` (by :meth:`save`,
         ``State.save`` or ``coronas play --save``), read with
-        :func:`~coronas.engine.load_game`. The log is rebuilt from its history; the RNG and
-        the bots stay. False, with the reason naming the file, and nothing changed, if the
-        file is missing, is not a saved game, or holds another game (or a number of players
-        other than the ``names`` given)."""
+        :func:`~coronas.engine.saving.load_game_text`; a sealed table file is opened with
+        ``passphrase`` and gives a locked table. The log is rebuilt from its history; the
+        bots stay. At a locked table the load is written in every seat's log. False, with
+        the reason naming the file, and nothing changed, if the file is missing, is not a
+        saved game, is sealed under another passphrase, or holds another game (or a number
+        of players other than the ``names`` given)."""
         if not str(path).strip():
             self.message = "type the name of the file to load"
             return False
+        source = str(path)
+        table = None
         try:
-            state = load_game(Path(path))
+            text = read_text_file(path, SaveFileError, "coronas saved game")
+            data = parse_json(text, source)
+            if is_table(data):
+                state, table = read_table(data, source, passphrase)
+            else:
+                state = load_game_text(text, source)
         except SaveFileError as exc:
             self.message = str(exc)
             return False
@@ -83,8 +115,13 @@ class SaveLoad:
                 f"{len(self.names)}"
             )
             return False
+        was_locked, at = self.locked, len(self.state.history)
         self._entries = self._history_log(state)
         self._seat_bots(state.num_players)
         self.state = state
+        self._open_table(table, was_locked)
+        if self.locked:
+            n = len(state.history)
+            self.notes.append((n, f"a saved game was loaded at action {at}: it goes on from {n}"))
         self.message = f"loaded {_steps(state)} from {path}"
         return True

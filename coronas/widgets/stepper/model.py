@@ -13,7 +13,15 @@ from coronas.widgets._render import fraction_text
 from coronas.widgets.stepper.files import SaveLoad
 from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
 from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
-from coronas.widgets.stepper.seats import OPEN, LogEntry, SeatViews, describe_for, secret_chance
+from coronas.widgets.stepper.sealed import Table
+from coronas.widgets.stepper.seats import (
+    OPEN,
+    LogEntry,
+    SeatViews,
+    describe_for,
+    reveals,
+    secret_chance,
+)
 
 __all__ = ["StepperModel"]
 
@@ -41,7 +49,7 @@ def _player_name(state: State, player: int, names: Sequence[str] | None) -> str:
 
 
 class StepperModel(SeatViews, SaveLoad):
-    """A game being stepped through: the state, a seeded RNG, bots, a log and a message.
+    """A game being stepped through: the state, an RNG, bots, a log and a message.
 
     Every method that could fail (an illegal action, a number that was not a possible roll,
     nothing to undo, a file that is not a saved game) returns ``False``/``None`` and puts the
@@ -49,7 +57,10 @@ class StepperModel(SeatViews, SaveLoad):
     may leave a note there instead (``undone: ...``, ``saved ...``, ``loaded ...``).
 
     ``bots`` is one bot for every seat, a list (one per player) or a dict player -> bot;
-    by default :class:`~coronas.engine.RandomBot`. ``seed`` seeds both the dice and the bots.
+    by default :class:`~coronas.engine.RandomBot`. ``seed`` seeds both the dice and the bots,
+    for a lesson or a test that replays exactly; without one (the default) they draw from the
+    operating system's entropy (:class:`random.SystemRandom`), so nobody can work out the
+    cards and the dice to come.
     ``names`` (one per player) say how the log and the status call the players. The log has
     a line for every step of the state's history, those played before the model was made
     included.
@@ -58,14 +69,20 @@ class StepperModel(SeatViews, SaveLoad):
     (everything, the default), a seat number (only what that seat may see), or ``"pass"``
     (pass and play: the seat holding the laptop, handed between the ``humans``, by default
     every seat). :attr:`status`, :attr:`situation` and the ``shown_*`` methods follow it;
-    :attr:`log`, :meth:`action_groups` and :meth:`chance_table` always tell everything.
+    so do :attr:`log`, :meth:`action_groups` and :meth:`chance_table`, which tell everything
+    only in the open view. In a seat's view the step methods return and refuse only what the
+    viewer may see; the state itself (``model.state``) stays whole, for analysis.
+
+    ``lock_view=True`` with a seat's view or pass and play makes a locked table
+    (:attr:`~coronas.widgets.stepper.seats.SeatViews.locked`), which refuses a ``seed``: with
+    it a player could predict the dice and the other hands.
     """
 
     def __init__(
         self,
         state: State,
         bots: Any = None,
-        seed: int | None = 0,
+        seed: int | None = None,
         names: Sequence[str] | None = None,
         view: Any = OPEN,
         humans: Iterable[int] | None = None,
@@ -75,25 +92,40 @@ class StepperModel(SeatViews, SaveLoad):
             raise ValueError(f"names: expected {state.num_players} names, got {len(names)}")
         self.names = tuple(names) if names is not None else None
         self.state = state
-        self.seed = seed
-        self.rng = random.Random(seed)
+        self._seed(seed)
         self._bot_spec = bots  # kept to seat the bots again in a loaded game
         self._bots = _choosers(bots, state.num_players)
         self._entries: list[LogEntry] = self._history_log(state)
         self.message = ""
         self._odds = PositionOdds()
+        self.notes: list[tuple[int, str]] = []
+        self._pins: dict[int, bytes] = {}
         self._seat_humans(humans)
         if not self.set_view(view):
             raise ValueError(self.message)
         self.view_locked = bool(lock_view)
+        if self.locked and seed is not None:
+            raise ValueError(
+                "a locked table takes no seed: whoever knows it can work out the dice and the "
+                "other seats' cards; leave it out and the laptop rolls with the operating "
+                "system's entropy"
+            )
         self.message = ""
+
+    def _seed(self, seed: int | None) -> None:
+        """The RNG of the dice and the bots: seeded, or the operating system's entropy."""
+        self.seed = seed
+        self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
 
     # -- what is shown ---------------------------------------------------------------------
     @property
     def log(self) -> list[str]:
-        """A line for every step, as the open view tells it (:meth:`shown_log
-        <coronas.widgets.stepper.seats.SeatViews.shown_log>`: as the viewer saw it)."""
-        return [e.line for e in self._entries]
+        """A line for every step, with the table's notes (``table: the table was unlocked at
+        action 57``): as the open view tells it, or in a seat's view as :meth:`shown_log
+        <coronas.widgets.stepper.seats.SeatViews.shown_log>` (as the viewer saw it)."""
+        if not self.is_open:
+            return self.shown_log()
+        return self._noted([e.line for e in self._entries])
 
     def player_name(self, player: int) -> str:
         """How a player is called: the ``names`` given, else as the game calls them."""
@@ -122,12 +154,16 @@ class StepperModel(SeatViews, SaveLoad):
         return self.shown_situation(text.splitlines()[0] if text else "")
 
     def action_groups(self) -> dict[str, list[Any]]:
-        """The legal actions grouped by kind (``"Move army"``: [...]), in the game's order."""
-        return group_actions(self.state.legal_actions())
+        """The legal actions grouped by kind (``"Move army"``: [...]), in the game's order;
+        in a seat's view only when the viewer may act (:meth:`shown_groups
+        <coronas.widgets.stepper.seats.SeatViews.shown_groups>`)."""
+        return self.shown_groups(group_actions(self.state.legal_actions()))
 
     def chance_table(self) -> list[tuple[Any, Fraction]]:
-        """The outcomes of the chance node with their exact probabilities (empty elsewhere)."""
-        return self.state.chance_outcomes()
+        """The outcomes of the chance node with their exact probabilities (empty elsewhere,
+        and at a chance node a seat's view may not see: :meth:`shown_chance_table
+        <coronas.widgets.stepper.seats.SeatViews.shown_chance_table>`)."""
+        return self.shown_chance_table(self.state.chance_outcomes())
 
     # -- odds ------------------------------------------------------------------------------
     def action_odds(self, action: Any) -> Odds | None:
@@ -155,10 +191,14 @@ class StepperModel(SeatViews, SaveLoad):
         return odds_phrase(odds) if odds is not None else ""
 
     def results(self) -> list[tuple[str, Any]] | None:
-        """(player, score) pairs once the game is over, else None."""
-        if not self.state.is_terminal():
+        """(player, score) pairs once the game is over; before, in a seat's view, the public
+        scores when the game has them (:meth:`shown_scores
+        <coronas.widgets.stepper.seats.SeatViews.shown_scores>`: no secret loyalty points);
+        else None."""
+        scores = self.shown_scores()
+        if scores is None:
             return None
-        return [(self.player_name(p), s) for p, s in enumerate(self.state.scores())]
+        return [(self.player_name(p), s) for p, s in enumerate(scores)]
 
     # -- changing the game -----------------------------------------------------------------
     def _entry(self, state: State, action: Any) -> LogEntry:
@@ -173,10 +213,11 @@ class StepperModel(SeatViews, SaveLoad):
             p = dict((str(o), q) for o, q in state.chance_outcomes()).get(str(action))
             note = f"  (probability {fraction_text(p)})" if p else ""
         hidden = describe_for(state, action, None)
+        shows = reveals(state, action)
         if hidden == plain and not (player == CHANCE and secret_chance(state)):
-            return LogEntry(player, head, plain, note)
+            return LogEntry(player, head, plain, note, shows=shows)
         seen = tuple(describe_for(state, action, q) for q in range(state.num_players))
-        return LogEntry(player, head, plain, note, seen, hidden)
+        return LogEntry(player, head, plain, note, seen, hidden, shows)
 
     def _history_log(self, state: State) -> list[LogEntry]:
         """The log of every step in ``state``'s history, as if played here: the steps are
@@ -190,37 +231,50 @@ class StepperModel(SeatViews, SaveLoad):
             replay.apply(action)
         return entries
 
-    def _record(self, action: Any) -> None:
-        entry = self._entry(self.state, action)
-        self.state.apply(action)
+    def _step(self, action: Any) -> LogEntry | None:
+        """Play ``action`` and log it; None, with the reason as the viewer may read it, if
+        it is illegal or a locked table refuses it now."""
+        refusal = self._lock_refusal()
+        if refusal is not None:
+            self.message = refusal
+            return None
+        try:
+            entry = self._entry(self.state, action)
+            self.state.apply(action)
+        except IllegalAction as exc:
+            self.message = self._refused(str(exc))
+            return None
         self._odds.clear()
         self._entries.append(entry)
+        self.message = ""
+        return entry
 
     def play(self, action: Any) -> bool:
-        """Play a decision (or take a chance outcome). False, with the reason, if illegal."""
-        try:
-            self._record(action)
-        except IllegalAction as exc:
-            self.message = str(exc)
+        """Play a decision (or pick a chance outcome, where the viewer may: not at a secret
+        draw in a seat's view, nor at a locked table). False, with the reason, if not."""
+        if self.state.is_chance_node() and not self.may_pick_outcome():
+            self.message = self._refused("")
             return False
-        self.message = ""
-        return True
+        return self._step(action) is not None
 
     def roll(self) -> Any:
-        """At a chance node, pick the outcome with the seeded RNG and apply it."""
+        """At a chance node, pick the outcome with the RNG and apply it; returns it (in a
+        seat's view, as :meth:`shown_step
+        <coronas.widgets.stepper.seats.SeatViews.shown_step>` tells it)."""
         if not self.state.is_chance_node():
             self.message = "nothing to roll: it is not a chance node"
             return None
         outcome = self.state.sample_chance(self.rng)
-        return outcome if self.play(outcome) else None
+        entry = self._step(outcome)
+        return None if entry is None else self.shown_step(entry, outcome)
 
     def enter(self, text: str) -> bool:
         """At a chance node, apply what was really rolled at the table, typed as text."""
         if not self.state.is_chance_node():
             self.message = "nothing is being rolled now: choose an action instead"
             return False
-        if not self._sees_chance():
-            self.message = "what is drawn here is hidden from this seat: use Roll"
+        if not self.may_pick_outcome():
+            self.message = self._refused("")
             return False
         try:
             outcome = parse_outcome(text, [o for o, _ in self.chance_table()])
@@ -230,7 +284,8 @@ class StepperModel(SeatViews, SaveLoad):
         return self.play(outcome)
 
     def bot_move(self) -> Any:
-        """One step by the bot of the player to move (or the seeded RNG at a chance node)."""
+        """One step by the bot of the player to move (or the RNG at a chance node); returns
+        it as :meth:`roll` does."""
         player = self.state.current_player
         if player == TERMINAL:
             self.message = "the game is over"
@@ -241,11 +296,20 @@ class StepperModel(SeatViews, SaveLoad):
         if bot is None:
             self.message = f"no bot plays for {self.player_name(player)}"
             return None
+        refusal = self._lock_refusal()
+        if refusal is not None:
+            self.message = refusal
+            return None
         action = bot(self.state, self.rng)
-        return action if self.play(action) else None
+        entry = self._step(action)
+        return None if entry is None else self.shown_step(entry, action)
 
     def play_to_end(self, max_steps: int = 100_000) -> int:
-        """Let the bots and the dice finish the game; returns the number of steps played."""
+        """Let the bots and the dice finish the game; returns the number of steps played.
+        Not at a locked table, where it would show every seat's cards."""
+        if self.locked:
+            self.message = "not at a locked table: playing on to the end would show every card"
+            return 0
         steps = 0
         while not self.state.is_terminal() and steps < max_steps:
             if self.bot_move() is None:
@@ -256,32 +320,50 @@ class StepperModel(SeatViews, SaveLoad):
         return steps
 
     def undo(self) -> Any:
-        """Take back the last step (a decision or a roll). None, with a message, if none."""
+        """Take back the last step (a decision or a roll) and return it (in a seat's view as
+        :meth:`roll` does). At a locked table only the viewer's own decisions since the last
+        roll or draw. None, with a message, if there is nothing it may take back."""
+        refusal = self._lock_refusal(undoing=True)
+        if refusal is not None:
+            self.message = refusal
+            return None
         try:
             action = self.state.undo()
         except IllegalAction as exc:
             self.message = str(exc)
             return None
         self._odds.clear()
-        told = str(action)
+        shown: Any = action
         if len(self._entries) > len(self.state.history):
-            entry = self._entries.pop()
-            if not self.is_open:  # as the viewer saw it
-                told = entry.told(self.viewer)
-        self.message = f"undone: {told}"
-        return action
+            shown = self.shown_step(self._entries.pop(), action)
+        self.message = f"undone: {shown}"
+        return shown
 
-    def load(self, path: Any) -> bool:
+    def load(self, path: Any, passphrase: str | None = None) -> bool:
         """:meth:`SaveLoad.load <coronas.widgets.stepper.files.SaveLoad.load>`, forgetting
         the odds of the position left."""
-        loaded = super().load(path)
+        loaded = super().load(path, passphrase)
         if loaded:
             self._odds.clear()
-            self.humans = frozenset(p for p in self.humans if p < self.state.num_players)
-            note = self.message
-            self.set_view(self.view if self.view in [v for _, v in self.view_options()] else OPEN)
-            self.message = note
         return loaded
+
+    def _open_table(self, table: Table | None, was_locked: bool) -> None:
+        """After a load: a sealed table file's view, people and lock (the table then rolls
+        with the operating system's entropy), an unlocked one's people and notes; else the
+        view as it was, for the loaded number of players. Nobody holds the laptop."""
+        n = self.state.num_players
+        if table is not None:
+            if table.locked:  # a sealed game opens as the table that saved it
+                self.view = table.view
+            self.humans = frozenset(table.humans)
+            self.view_locked, self.notes = table.locked or was_locked, list(table.notes)
+        self.humans = frozenset(p for p in self.humans if p < n)
+        if self.view not in [v for _, v in self.view_options()]:
+            self.view = OPEN
+        self.holder = None
+        self._pins = {}
+        if self.locked:
+            self._seed(None)
 
     def _seat_bots(self, players: int) -> None:
         """Seat the bots given at the start again, for a game of ``players`` players."""

@@ -6,7 +6,10 @@ the actions only when it is that seat's move, no outcome list at a secret draw, 
 that seat saw it (a card drawn by another player is not named), and the odds only of that
 seat's own moves and rolls. In pass and play one laptop goes round the table: the stepper
 shows the seat holding it, and when another person's seat is to move it hides everything
-behind a hand-over screen until that person says they hold the laptop.
+behind a hand-over screen until that person says they hold the laptop. A *locked table* (a
+seat's view or pass and play with ``lock_view``) keeps the secrets against every click: no
+seed, no play to the end, no picked outcome, an undo only of the viewer's own decisions
+since the last roll or draw, an unlock written in every seat's log, PINs on the hand-over.
 
 What a seat sees of a step comes from the state it is played in: ``describe_for(action,
 viewer)`` when the game has it (viewer None: an onlooker without a seat), else
@@ -16,13 +19,32 @@ viewer)`` when the game has it (viewer None: an onlooker without a seat), else
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
+import os
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
 from coronas.engine import CHANCE, TERMINAL, State
 
-__all__ = ["OPEN", "PASS_AND_PLAY", "LogEntry", "SeatViews", "describe_for", "secret_chance"]
+__all__ = [
+    "OPEN",
+    "PASS_AND_PLAY",
+    "LogEntry",
+    "SeatViews",
+    "describe_for",
+    "reveals",
+    "secret_chance",
+]
+
+MAX_PIN = 64
+_SALT = os.urandom(16)  # the PINs' digests are salted per kernel: they are never saved
+
+
+def _digest(seat: int, pin: str) -> bytes:
+    return hashlib.sha256(_SALT + bytes([seat]) + pin.encode("utf-8")).digest()
+
 
 OPEN = "open"
 """The view that shows everything (for teaching)."""
@@ -36,6 +58,14 @@ def describe_for(state: State, action: Any, viewer: int | None) -> str:
     hidden)."""
     worded = getattr(state, "describe_for", None)
     return worded(action, viewer) if callable(worded) else state.describe(action)
+
+
+def reveals(state: State, action: Any) -> tuple[int, ...]:
+    """The seats to which ``action``, about to be played in ``state``, shows a secret: the
+    game's ``reveals`` if it has one (Corona de Hierro's Spy shows the target's cards to its
+    player), else none."""
+    shown = getattr(state, "reveals", None)
+    return tuple(shown(action)) if callable(shown) else ()
 
 
 def secret_chance(state: State) -> bool:
@@ -54,7 +84,8 @@ class LogEntry:
     (``head``: ``"red: "``, ``"chance: "``), the step in words (``text``) and the probability
     of a chance outcome (``note``). When someone does not see the step as it is, ``seen`` has
     the words each seat sees and ``onlooker`` those of one without a seat, and nobody but
-    the open view is told the probability."""
+    the open view is told the probability. ``shows``: the seats the step showed a secret to
+    (:func:`reveals`)."""
 
     actor: int
     head: str
@@ -62,6 +93,7 @@ class LogEntry:
     note: str = ""
     seen: tuple[str, ...] = ()
     onlooker: str = ""
+    shows: tuple[int, ...] = ()
 
     @property
     def line(self) -> str:
@@ -98,6 +130,8 @@ class SeatViews:
     holder: int | None = None
     humans: frozenset[int] = frozenset()
     view_locked: bool = False
+    notes: list[tuple[int, str]]
+    _pins: dict[int, bytes]
 
     # provided by the model:
     player_name: Callable[[int], str]
@@ -160,16 +194,113 @@ class SeatViews:
             return player
         return None
 
-    def take_laptop(self) -> bool:
-        """The seat the laptop was handed to takes it and sees its own position and secrets.
-        False, with the reason, if no hand-over is due."""
+    def take_laptop(self, pin: str = "") -> bool:
+        """The seat the laptop was handed to takes it and sees its own position and secrets;
+        with its ``pin`` if it set one (:meth:`set_pin`). False, with the reason, if no
+        hand-over is due or the PIN is wrong."""
         seat = self.handover
         if seat is None:
             self.message = "no hand-over is due"
             return False
+        if seat in self._pins and not hmac.compare_digest(self._pins[seat], _digest(seat, pin)):
+            self.message = f"wrong PIN for {self.player_name(seat)}"
+            return False
         self.holder = seat
         self.message = ""
         return True
+
+    def has_pin(self, seat: int) -> bool:
+        """Whether ``seat`` must type a PIN to take the laptop."""
+        return seat in self._pins
+
+    def set_pin(self, pin: str) -> bool:
+        """In pass and play, the seat holding the laptop sets the PIN it must then type to
+        take it (``""``: none, the default). Kept in memory only, as a salted digest: after a
+        Load each seat sets it again. False, with the reason, elsewhere."""
+        seat = self.viewer
+        if self.view != PASS_AND_PLAY or seat is None or self.handover is not None:
+            self.message = "a PIN is set in pass and play by the seat holding the laptop"
+            return False
+        if len(pin) > MAX_PIN:
+            self.message = f"a PIN has at most {MAX_PIN} characters"
+            return False
+        if pin:
+            self._pins[seat] = _digest(seat, pin)
+        else:
+            self._pins.pop(seat, None)
+        self.message = f"PIN {'set' if pin else 'removed'} for {self.player_name(seat)}"
+        return True
+
+    # -- the lock --------------------------------------------------------------------------
+    @property
+    def locked(self) -> bool:
+        """A locked table: a seat's view or pass and play that may not be switched. It rolls
+        with the operating system's entropy, offers no "play to the end", takes back only
+        the viewer's own decisions since the last roll or draw, and saves sealed."""
+        return self.view_locked and not self.is_open
+
+    def unlock(self) -> bool:
+        """End the lock (to review or analyse the game): the view may be switched again, and
+        every seat reads in its log that the table was unlocked, and when. False, with the
+        reason, if the table is not locked."""
+        if not self.locked:
+            self.message = "the table is not locked"
+            return False
+        at = len(self.state.history)
+        self.view_locked = False
+        self.notes.append((at, f"the table was unlocked at action {at}"))
+        self.message = f"unlocked: every seat's log says the table was unlocked at action {at}"
+        return True
+
+    def _lock_refusal(self, undoing: bool = False) -> str | None:
+        """Why a locked table refuses a step now (None: it does not): nothing before the
+        laptop is handed over; an undo only of the viewer's own decision (a roll or a draw
+        stays, as at a real table, and another seat's decision is its own)."""
+        if not self.locked:
+            return None
+        seat = self.handover
+        if seat is not None:
+            return f"hand the laptop to {self.player_name(seat)} first"
+        if not undoing or not self._entries:
+            return None
+        actor = self._entries[-1].actor
+        if actor == CHANCE:
+            return "a roll or a draw stays at a locked table, as at a real table"
+        if actor != self.viewer:
+            return f"only {self.player_name(actor)} may take back {self.player_name(actor)}'s move"
+        if actor in self._entries[-1].shows:
+            return "this move showed a secret: it stays at a locked table, as at a real table"
+        return None
+
+    def may_pick_outcome(self) -> bool:
+        """Whether the viewer may pick or type the outcome of the chance node (not at a secret
+        draw in a seat's view, nor at a locked table, whose laptop rolls and draws)."""
+        return self._sees_chance() and not self.locked
+
+    def _refused(self, reason: str) -> str:
+        """The reason a step was refused, as the viewer may read it: in a seat's view, at a
+        chance node it may not pick and at another seat's decision, the reason without the
+        options (they could name hidden cards)."""
+        if self.is_open:
+            return reason
+        player = self.state.current_player
+        if player == CHANCE and not self.may_pick_outcome():
+            return (
+                "the laptop rolls and draws at a locked table: use Roll"
+                if self._sees_chance()
+                else "what is drawn here is hidden from this seat: use Roll"
+            )
+        if player >= 0 and (player != self.viewer or self.handover is not None):
+            return f"it is {self.player_name(player)}'s move, not this seat's"
+        return reason
+
+    def shown_step(self, entry: LogEntry, action: Any) -> Any:
+        """What a step method returns for ``action`` (logged as ``entry``): the action
+        itself in the open view or when every seat sees it as it is; else the words the
+        viewer saw (``"green draws a political card"``)."""
+        if self.is_open or not entry.seen:
+            return action
+        return entry.told(self.viewer)
 
     # -- what the view shows ---------------------------------------------------------------
     def _may_act(self) -> bool:
@@ -224,11 +355,39 @@ class SeatViews:
         return table if self._sees_chance() else []
 
     def shown_log(self) -> list[str]:
-        """The log as the viewer saw each step (empty behind the hand-over screen)."""
+        """The log as the viewer saw each step (empty behind the hand-over screen), with the
+        table's notes."""
         if self.handover is not None:
             return []
         viewer = self.viewer
-        return [e.line if self.is_open else e.for_viewer(viewer) for e in self._entries]
+        return self._noted(
+            [e.line if self.is_open else e.for_viewer(viewer) for e in self._entries]
+        )
+
+    def _noted(self, lines: list[str]) -> list[str]:
+        """``lines`` (one per step) with each of the table's notes after the steps played
+        before it (``table: the table was unlocked at action 57``)."""
+        notes = sorted(self.notes, key=lambda note: note[0])
+        out: list[str] = []
+        k = 0
+        for i, line in enumerate(lines):
+            while k < len(notes) and notes[k][0] <= i:
+                out.append("table: " + notes[k][1])
+                k += 1
+            out.append(line)
+        return out + ["table: " + text for _, text in notes[k:]]
+
+    def shown_scores(self) -> list[Any] | None:
+        """The scores the viewer may see: once the game is over, every score
+        (``state.scores()``); before, in a seat's view, the public ones when the game has
+        them (``state.public_scores()``: Corona de Hierro's without the secret loyalty
+        points); else None."""
+        if self.state.is_terminal():
+            return self.state.scores()
+        public = getattr(self.state, "public_scores", None)
+        if self.is_open or self.handover is not None or not callable(public):
+            return None
+        return public()
 
     def _last_actor(self) -> int | None:
         """The seat whose decision led here (the latest step not played by chance)."""

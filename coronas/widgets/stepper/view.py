@@ -24,29 +24,35 @@ class Stepper:
     The state is drawn with the game's drawing (the map, the ring, the kingdom boards) when
     there is one, otherwise shown as text. Decisions are picked from two dropdowns (kind of
     action, then the action, with a filter box); at a chance node the outcomes are listed
-    with exact probabilities, and a seeded Roll button, a dropdown and a text box for the
-    number really rolled at the table apply one. The odds come from the game
+    with exact probabilities, and a Roll button (seeded with ``seed``, else the operating
+    system's entropy), a dropdown and a text box for the number really rolled at the table
+    apply one. The odds come from the game
     (:meth:`State.odds <coronas.engine.State.odds>`) as exact fractions and percentages: of
     the selected action when it rolls dice, of the roll being made at a chance node, and each
     choice's at a reroll decision (the best marked); each is computed once per position.
-    Undo, a bot move and "play to the end" work everywhere, and so do Save and Load, which
-    write and read the game in the file named in the box next to them (``file``, relative to
-    the notebook's folder). The log and the scores are shown below.
+    Undo, a bot move and "play to the end" work everywhere (but at a locked table, below),
+    and so do Save and Load, which write and read the game in the file named in the box next
+    to them (``file``, relative to the notebook's folder). The log and the scores are shown
+    below.
 
     The View dropdown (``view``) chooses whose eyes are shown: the open view (everything, for
     teaching), one seat's (its own secrets, the others' moves awaited, hidden draws), or pass
     and play, where a hand-over screen hides everything between two people's seats
     (``humans``, by default every seat) until the next one says they hold the laptop. With
     ``lock_view=True`` the dropdown is disabled and the view stays the one chosen (a class on
-    one laptop: nobody switches to the open view by a click). See
-    :mod:`coronas.widgets.stepper.seats`.
+    one laptop: nobody switches to the open view by a click): a locked table, which takes no
+    seed, offers no "Play to the end", no outcome to pick, an Undo only of the seat's own
+    decisions since the last roll or draw, a Passphrase box that Save seals the game under
+    and Load opens it with, and an "Unlock the table" button that every seat's log then
+    tells of. In pass and play the seat holding the laptop may set a PIN that the hand-over
+    screen then asks for. See :mod:`coronas.widgets.stepper.seats` and ``docs/stepper.md``.
     """
 
     def __init__(
         self,
         state: State,
         bots: Any = None,
-        seed: int | None = 0,
+        seed: int | None = None,
         draw: Callable[[Any], Any] | bool | None = True,
         log_lines: int = 12,
         names: Sequence[str] | None = None,
@@ -62,7 +68,7 @@ class Stepper:
         )
         self.draw = find_drawer(state) if draw is True else (draw or None)
         self.log_lines = log_lines
-        button = dict(layout=w.Layout(width="auto"))
+        button = dict(layout=w.Layout(width="auto"))  # shared: never hidden one by one
 
         self.status = w.HTML()
         self.view_select = w.Dropdown(
@@ -73,6 +79,7 @@ class Stepper:
             layout=w.Layout(width="22em"),
         )
         self.handover_button = w.Button(button_style="warning", layout=w.Layout(width="auto"))
+        self.pin_text = w.Password(placeholder="PIN", layout=w.Layout(width="8em"))
         self.board = w.HTML()
         self.message = w.HTML()
         self.log = w.HTML()
@@ -93,7 +100,7 @@ class Stepper:
         )
 
         self.chance_html = w.HTML()
-        self.roll_button = w.Button(description="Roll (seeded)", button_style="primary", **button)
+        self.roll_button = w.Button(description="Roll", button_style="primary", **button)
         self.outcome_select = w.Dropdown(description="Outcome", layout=w.Layout(width="24em"))
         self.take_button = w.Button(description="Take this outcome", **button)
         self.typed = w.Text(
@@ -114,7 +121,7 @@ class Stepper:
 
         self.undo_button = w.Button(description="Undo", **button)
         self.bot_button = w.Button(description="Bot move", **button)
-        self.end_button = w.Button(description="Play to the end", **button)
+        self.end_button = w.Button(description="Play to the end", layout=w.Layout(width="auto"))
         self.file_text = w.Text(
             value=file or default_save_path(state),
             description="File",
@@ -124,14 +131,31 @@ class Stepper:
         )
         self.save_button = w.Button(description="Save", **button)
         self.load_button = w.Button(description="Load", **button)
-        controls = w.HBox(
+        # A locked table's: the passphrase its games are sealed under, the unlock, the PINs.
+        self.passphrase = w.Password(
+            description="Passphrase",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="16em"),
+        )
+        self.unlock_button = w.Button(
+            description="Unlock the table", button_style="danger", layout=w.Layout(width="auto")
+        )
+        self.new_pin = w.Password(placeholder="my new PIN", layout=w.Layout(width="9em"))
+        self.pin_button = w.Button(description="Set my PIN", layout=w.Layout(width="auto"))
+        self.lock_box = w.HBox([self.passphrase, self.new_pin, self.pin_button, self.unlock_button])
+        controls = w.VBox(
             [
-                self.undo_button,
-                self.bot_button,
-                self.end_button,
-                self.file_text,
-                self.save_button,
-                self.load_button,
+                w.HBox(
+                    [
+                        self.undo_button,
+                        self.bot_button,
+                        self.end_button,
+                        self.file_text,
+                        self.save_button,
+                        self.load_button,
+                    ]
+                ),
+                self.lock_box,
             ]
         )
 
@@ -143,6 +167,7 @@ class Stepper:
                 self.status,
                 self.view_select,
                 self.handover_button,
+                self.pin_text,
                 self.board,
                 self.advice,
                 self.decision_box,
@@ -154,8 +179,16 @@ class Stepper:
             ]
         )
 
-        self.view_select.observe(lambda _: self._act(self._set_view), names="value")
-        self.handover_button.on_click(lambda _: self._act(self.model.take_laptop))
+        self._syncing = False  # the menu is being set from the model: not a person's choice
+        self.view_select.observe(
+            lambda change: (
+                None
+                if self._syncing or change["new"] == self.model.view
+                else self._act(self._set_view)
+            ),
+            names="value",
+        )
+        self.handover_button.on_click(lambda _: self._act(self._take_laptop))
         self.group_select.observe(lambda _: self._fill_actions(), names="value")
         self.filter_text.observe(lambda _: self._fill_actions(), names="value")
         self.action_select.observe(lambda _: self._show_action_odds(), names="value")
@@ -166,12 +199,10 @@ class Stepper:
         self.undo_button.on_click(lambda _: self._act(self.model.undo))
         self.bot_button.on_click(lambda _: self._act(self.model.bot_move))
         self.end_button.on_click(lambda _: self._act(self.model.play_to_end))
-        self.save_button.on_click(
-            lambda _: self._act(lambda: self.model.save(self.file_text.value.strip()))
-        )
-        self.load_button.on_click(
-            lambda _: self._act(lambda: self.model.load(self.file_text.value.strip()))
-        )
+        self.save_button.on_click(lambda _: self._act(lambda: self._file(self.model.save)))
+        self.load_button.on_click(lambda _: self._act(lambda: self._file(self.model.load)))
+        self.unlock_button.on_click(lambda _: self._act(self.model.unlock))
+        self.pin_button.on_click(lambda _: self._act(self._set_pin))
         self.refresh()
 
     @property
@@ -187,6 +218,32 @@ class Stepper:
     def _set_view(self) -> None:
         if self.view_select.value != self.model.view:
             self.model.set_view(self.view_select.value)
+
+    def _sync_views(self) -> None:
+        """The View menu as the model has it (a Load may change the view, the lock and the
+        number of seats; an unlock frees the menu)."""
+        self._syncing = True
+        try:
+            options = self.model.view_options()
+            if [tuple(o) for o in self.view_select.options] != options:
+                self.view_select.options = options
+            self.view_select.value = self.model.view
+            self.view_select.disabled = self.model.view_locked
+        finally:
+            self._syncing = False
+
+    def _file(self, step: Callable[..., bool]) -> None:
+        """Save or Load with the file named and the passphrase typed (then forgotten)."""
+        step(self.file_text.value.strip(), self.passphrase.value or None)
+        self.passphrase.value = ""
+
+    def _take_laptop(self) -> None:
+        self.model.take_laptop(self.pin_text.value)
+        self.pin_text.value = ""
+
+    def _set_pin(self) -> None:
+        self.model.set_pin(self.new_pin.value)
+        self.new_pin.value = ""
 
     def _play(self) -> None:
         actions = self._shown_actions()
@@ -248,6 +305,16 @@ class Stepper:
             f"I am {model.player_name(seat)}, show my hand" if seat is not None else ""
         )
         self.handover_button.layout.display = None if seat is not None else "none"
+        pin = seat is not None and model.has_pin(seat)
+        self.pin_text.layout.display = None if pin else "none"
+        self._sync_views()
+        self.roll_button.description = "Roll (seeded)" if model.seed is not None else "Roll"
+        self.end_button.layout.display = "none" if model.locked else None
+        passing = model.view == "pass" and model.holder is not None
+        for part in (self.new_pin, self.pin_button):
+            part.layout.display = None if passing else "none"
+        for part in (self.passphrase, self.unlock_button):
+            part.layout.display = None if model.locked else "none"
         # Behind the hand-over screen the position, the log and the odds are empty and
         # the actions hidden (see the model); the controls are hidden too.
         self.controls.layout.display = "none" if seat is not None else None
@@ -285,7 +352,7 @@ class Stepper:
         )
         self.outcome_select.options = [(f"{o}  ({p})", i) for i, (o, p) in enumerate(table)]
         self.outcome_select.value = 0 if table else None
-        hidden = player == CHANCE and not table  # a secret draw: only the seeded Roll
+        hidden = player == CHANCE and not model.may_pick_outcome()  # only Roll
         self.outcome_rows.layout.display = "none" if hidden else None
 
         colour = "#555" if model.message.startswith(_NOTES) else "#a00"
@@ -294,7 +361,7 @@ class Stepper:
         )
         results = model.results()
         self.results.value = (
-            "<b>Scores:</b> "
+            ("<b>Scores:</b> " if state.is_terminal() else "<b>Scores so far:</b> ")
             + "; ".join(f"{escape(n)}: {escape(score_text(s))}" for n, s in results)
             if results is not None
             else ""

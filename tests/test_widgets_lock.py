@@ -1,0 +1,438 @@
+"""A locked pass-and-play table keeps its secrets: played with the widget's own buttons as
+players at one laptop would (red trying to see green's and blue's cards), then the seat
+views' plain-Python API, the sealed file and the unseeded chance."""
+
+import json
+import re
+
+import pytest
+
+from coronas.hierro import Draw, Game, PlaySpy, SpyDiscard, TakeCard
+from coronas.widgets import Stepper, StepperModel
+from coronas.widgets.stepper.seats import OPEN, PASS_AND_PLAY
+
+RED, GREEN, BLUE = 0, 1, 2
+HANDS = [("bishop:1-2", "pope"), ("king_is_dead", "saracen_invasion"), ("magyar_invasion",)]
+LOYALTY = ["crown:green", "crown:blue", "crown:red"]
+OTHERS = {RED: ("crown:blue", "crown:red", *HANDS[GREEN], *HANDS[BLUE])}
+EVERY_SECRET = (*LOYALTY, *(card for hand in HANDS for card in hand))
+PASSPHRASE = "seven swans a-swimming"
+
+
+def position():
+    """Red to play with two actions left and three armies before Verona, held by green."""
+    return Game(players=3, seed=1).position(
+        hands=HANDS, loyalty=LOYALTY, castles={"Verona": 1}, armies={"Verona": {0: 3}}
+    )
+
+
+def locked_table(**kwargs):
+    """Notebook 05's class table on the position: pass and play, locked, no seed."""
+    return Stepper(position(), draw=False, view=PASS_AND_PLAY, lock_view=True, **kwargs)
+
+
+def seen(view):
+    """Everything the widget shows, in one text."""
+    parts = [
+        view.status.value,
+        view.board.value,
+        view.advice.value,
+        view.message.value,
+        view.results.value,
+        view.log.value,
+        view.chance_html.value,
+        *(label for label, _ in view.action_select.options),
+        *(label for label, _ in view.outcome_select.options),
+    ]
+    return "\n".join(parts)
+
+
+def choose(view, group, words):
+    """Select the action of kind ``group`` whose words contain ``words``."""
+    view.group_select.value = group
+    view.filter_text.value = words
+    assert len(view.action_select.options) == 1, view.action_select.options
+
+
+def red_holds_the_laptop(view):
+    assert view.handover_button.description == "I am red, show my hand"
+    view.handover_button.click()
+    assert "You are red. Loyalty card: crown:green." in view.board.value
+
+
+# -- the widget's buttons at a locked table ------------------------------------------------
+
+
+def test_a_locked_table_refuses_a_seed():
+    with pytest.raises(ValueError, match="a locked table takes no seed"):
+        Stepper(position(), seed=2026, draw=False, view=PASS_AND_PLAY, lock_view=True)
+    with pytest.raises(ValueError, match="a locked table takes no seed"):
+        StepperModel(position(), seed=0, view=GREEN, lock_view=True)
+    view = locked_table()
+    assert view.model.seed is None and view.roll_button.description == "Roll"
+    # a seed stays for lessons and tests, and says so on the button
+    assert Stepper(position(), seed=3, draw=False).roll_button.description == "Roll (seeded)"
+
+
+def test_save_play_to_the_end_and_load_show_no_other_seat_s_card(tmp_path):
+    view = locked_table()
+    red_holds_the_laptop(view)
+    path = tmp_path / "class.json"
+    view.file_text.value = str(path)
+
+    view.save_button.click()  # without a passphrase: refused, nothing written
+    assert "type a passphrase" in view.message.value and not path.exists()
+    view.passphrase.value = PASSPHRASE
+    view.save_button.click()
+    assert "saved 0 steps sealed to" in view.message.value and path.exists()
+    assert view.passphrase.value == ""  # forgotten once used
+
+    # "Play to the end" is not offered, and its click plays nothing
+    assert view.end_button.layout.display == "none"
+    view.end_button.click()
+    assert "not at a locked table" in view.message.value
+    assert view.state.history == [] and not view.state.is_terminal()
+    for card in OTHERS[RED]:
+        assert card not in seen(view)
+
+    # red plays on, then loads the save: the table is back at the hand-over screen and
+    # every seat's log tells of the load
+    choose(view, "Send emissary", "Rome")
+    view.play_button.click()
+    assert len(view.state.history) == 1
+    view.passphrase.value = PASSPHRASE
+    view.load_button.click()
+    assert view.state.history == [] and view.model.locked
+    assert "Hand the laptop to red" in view.status.value and view.board.value == ""
+    for card in OTHERS[RED]:
+        assert card not in seen(view)
+    view.handover_button.click()
+    assert "table: a saved game was loaded at action 1: it goes on from 0" in view.log.value
+    for card in OTHERS[RED]:
+        assert card not in seen(view)
+
+
+def test_a_file_saved_by_a_locked_table_names_no_secret_card(tmp_path):
+    view = locked_table()
+    red_holds_the_laptop(view)
+    choose(view, "Take card", "political")
+    view.play_button.click()
+    view.roll_button.click()  # red draws a card: named in red's log, not in the file
+    drawn = view.state.history[-1].card
+    path = tmp_path / "evening.json"
+    view.file_text.value = str(path)
+    view.passphrase.value = PASSPHRASE
+    view.save_button.click()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    token = data["sealed"].pop("token")
+    assert re.fullmatch(r"[A-Za-z0-9_=-]+", token)  # an opaque Fernet token
+    public = json.dumps(data)
+    for card in (*EVERY_SECRET, drawn):
+        assert card not in public
+    assert data["log"] == ["red: take a political card", "chance: red draws a political card"]
+    assert (data["game"], data["players"], data["steps"], data["locked"]) == ("hierro", 3, 2, True)
+
+
+def test_undo_after_a_draw_or_a_die_cannot_change_the_outcome():
+    view = locked_table()
+    red_holds_the_laptop(view)
+    choose(view, "Take card", "military")
+    view.play_button.click()
+    view.roll_button.click()
+    history = list(view.state.history)
+    view.undo_button.click()
+    assert "a roll or a draw stays at a locked table" in view.message.value
+    assert view.state.history == history
+
+    # a die: red attacks Verona (red's own decision, which red may still take back)
+    choose(view, "Attack castle", "Verona")
+    view.play_button.click()
+    view.undo_button.click()
+    assert "undone: attack castle Verona" in view.message.value
+    choose(view, "Attack castle", "Verona")
+    view.play_button.click()
+    assert view.outcome_rows.layout.display == "none"  # the laptop rolls: nothing to pick
+    assert not view.model.enter("6") and "use Roll" in view.model.message
+    view.roll_button.click()
+    rolled = list(view.state.history)
+    if view.model.handover is not None:  # the roll ended red's turn: green takes the laptop
+        view.undo_button.click()
+        assert view.model.message == "hand the laptop to green first"
+        view.handover_button.click()
+    view.undo_button.click()  # whoever holds the laptop, the die stays
+    assert view.state.history == rolled and "stays at a locked table" in view.message.value
+
+
+def test_undo_never_goes_back_into_another_seat_s_decision():
+    view = locked_table()
+    red_holds_the_laptop(view)
+    for castle in ("Rome", "Saracens"):
+        choose(view, "Send emissary", castle)
+        view.play_button.click()
+    assert "Hand the laptop to green" in view.status.value
+    view.handover_button.click()
+    view.undo_button.click()
+    assert view.model.message == "only red may take back red's move"
+    assert len(view.state.history) == 2
+
+
+def test_unlocking_is_written_in_every_seat_s_log_and_in_a_save(tmp_path):
+    view = locked_table()
+    red_holds_the_laptop(view)
+    assert view.view_select.disabled and view.unlock_button.layout.display is None
+    choose(view, "Send emissary", "Rome")
+    view.play_button.click()
+    view.unlock_button.click()
+    assert not view.model.locked and not view.view_select.disabled
+    assert view.unlock_button.layout.display == "none"
+    choose(view, "Send emissary", "Saracens")
+    view.play_button.click()
+    view.handover_button.click()  # green's next hand-over: green reads it
+    assert "table: the table was unlocked at action 1" in view.log.value
+    path = tmp_path / "unlocked.json"
+    view.file_text.value = str(path)
+    view.save_button.click()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["locked"] is False and data["notes"] == [[1, "the table was unlocked at action 1"]]
+    fresh = StepperModel(position())
+    assert fresh.load(path) and not fresh.locked
+    assert "table: the table was unlocked at action 1" in fresh.log
+
+
+def test_a_pin_guards_a_seat_s_hand_over():
+    view = locked_table()
+    red_holds_the_laptop(view)
+    view.new_pin.value = "2468"
+    view.pin_button.click()
+    assert "PIN set for red" in view.message.value and view.new_pin.value == ""
+    for castle in ("Rome", "Saracens"):  # red's turn ends; green (no PIN) takes the laptop
+        choose(view, "Send emissary", castle)
+        view.play_button.click()
+    assert view.pin_text.layout.display == "none"
+    view.handover_button.click()
+    model = view.model
+    while model.handover is None:  # green's turn: two emissaries, then blue's
+        model.play(next(a for a in model.state.legal_actions() if "emissary" in str(a)))
+        if model.handover == BLUE:
+            model.take_laptop()
+    assert model.handover == RED
+    view.refresh()
+    assert view.pin_text.layout.display is None
+    view.handover_button.click()
+    assert "wrong PIN for red" in view.message.value and view.board.value == ""
+    view.pin_text.value = "2468"
+    view.handover_button.click()
+    assert "You are red." in view.board.value
+
+
+# -- the sealed file -----------------------------------------------------------------------
+
+
+def saved_locked(tmp_path):
+    model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    model.take_laptop()
+    model.play(TakeCard("military"))
+    model.roll()
+    path = tmp_path / "sealed.json"
+    assert model.save(path, PASSPHRASE)
+    return model, path
+
+
+def test_a_sealed_file_loads_with_its_passphrase_and_is_refused_unchanged_without(tmp_path):
+    saver, path = saved_locked(tmp_path)
+    model = StepperModel(position(), seed=5)  # an open stepper, seeded
+    before = (list(model.state.history), model.log, model.view)
+    assert not model.load(path, "wrong horse battery")
+    assert "wrong passphrase" in model.message and "nothing was loaded" in model.message
+    assert (list(model.state.history), model.log, model.view) == before
+    assert not model.load(path)
+    assert "sealed: type its passphrase" in model.message
+    assert list(model.state.history) == before[0]
+
+    assert model.load(path, PASSPHRASE)
+    assert model.state == saver.state and model.locked and model.view == PASS_AND_PLAY
+    assert model.seed is None  # a locked table rolls with the operating system's entropy
+    assert model.handover == RED and model.position_text() == ""
+
+
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        (lambda d: d.update(version=9), "version: expected 1"),
+        (lambda d: d["sealed"].update(n=2**30), "sealed.n: expected 32768"),
+        (lambda d: d["sealed"].update(salt="***"), "expected base64"),
+        (lambda d: d.update(humans=[0, 0]), "a seat is named twice"),
+        (lambda d: d.update(humans=[7]), "humans[0]: expected a whole number from 0 to 2"),
+        (lambda d: d.update(notes=[[99, "x"]]), "notes[0]: expected a whole number from 0 to 2"),
+        (lambda d: d.update(view="open-sesame"), "view: expected 'pass', 'open' or a seat"),
+        (lambda d: d.update(steps=1), "does not match the file's game, players and steps"),
+        (lambda d: d.update(extra=1), "unknown field(s) ['extra']"),
+        (lambda d: d.pop("sealed"), "missing field(s) ['sealed']"),
+        (
+            lambda d: d["sealed"].update(token=d["sealed"]["token"][:-8] + "AAAAAAA="),
+            "wrong passphrase (or the file was altered)",
+        ),
+    ],
+)
+def test_a_table_file_is_checked_field_by_field(tmp_path, change, problem):
+    _, path = saved_locked(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert not model.load(path, PASSPHRASE)
+    assert model.message.startswith(str(path)) and problem in model.message
+    assert model.state.history == [] and model.notes == []
+
+
+def test_an_earlier_plain_saved_game_still_loads_into_a_locked_table(tmp_path):
+    plain = StepperModel(position(), seed=2)
+    plain.play(TakeCard("military"))
+    plain.roll()
+    path = tmp_path / "plain.json"
+    assert plain.save(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == "coronas-game"
+    model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert model.load(path) and model.state == plain.state and model.locked
+
+
+# -- a seat's view tells no secrets --------------------------------------------------------
+
+
+def test_a_refused_draw_lists_no_deck_card():
+    model = StepperModel(position(), seed=7, view=GREEN)
+    deck = sorted(model.state.decks["military"])
+    assert not model.play(Draw(deck[0]))  # not a chance node: red's move
+    assert model.message == "it is red's move, not this seat's"
+    model.play(TakeCard("military"))  # green's view lets a bot or a script play red
+    assert model.chance_table() == [] and model.action_groups() == {}  # nor lists them
+    for view in (GREEN, RED):  # nobody picks a secret card, not even its drawer
+        model.set_view(view)
+        for card in ("no_such_card", deck[0]):
+            assert not model.play(Draw(card))
+            assert model.message == "what is drawn here is hidden from this seat: use Roll"
+    model.set_view(OPEN)  # the open view, for teaching, lists them
+    assert not model.play(Draw("no_such_card")) and deck[0] in model.message
+
+
+def test_roll_bot_move_and_undo_return_only_what_the_seat_sees():
+    model = StepperModel(position(), seed=7, view=GREEN)
+    model.play(TakeCard("military"))
+    told = model.roll()
+    card = model.state.history[-1].card
+    assert told == "red draws a military card" and card not in told
+    assert model.log[-1] == "chance: red draws a military card"
+    assert model.undo() == "red draws a military card"
+    assert model.bot_move() == "red draws a military card"
+    model.set_view(RED)  # the drawer is told its card
+    card = model.state.history[-1].card
+    assert model.undo() == f"red draws {card}" and model.message == f"undone: red draws {card}"
+    model.set_view(OPEN)  # a step every seat sees as it is comes back as itself
+    assert model.undo() == TakeCard("military")
+
+
+def test_scores_before_the_end_carry_no_loyalty_points():
+    # Every seat is a king here, so each loyalty card is fulfilled: 4 points each that the
+    # full state counts and no seat view may show before the end.
+    model = StepperModel(position(), seed=7, view=GREEN)
+    assert [s["loyalty"] for s in model.state.scores()] == [4, 4, 4]
+    # red: no castle, legitimacy 0, its emissaries free (1), no card VP: 1; green holds
+    # Verona (1 more): 2; blue as red: 1
+    assert [(n, s["total"], s["loyalty"]) for n, s in model.results()] == [
+        ("red", 1, 0),
+        ("green", 2, 0),
+        ("blue", 1, 0),
+    ]
+    assert StepperModel(position(), seed=7).results() is None  # the open view, as before
+    view = Stepper(position(), seed=7, draw=False, view=GREEN)
+    assert "Scores so far:" in view.results.value and "loyalty: 4" not in view.results.value
+
+
+# -- chance without a seed -----------------------------------------------------------------
+
+
+def dealt(model):
+    """Each seat chooses its first castle, then the laptop deals: the loyalty cards and
+    the first hands."""
+    while model.state.current_player >= 0 and not model.state.is_terminal():
+        model.take_laptop()
+        model.play(model.state.legal_actions()[0])
+    while model.state.is_chance_node():
+        model.roll()
+    return tuple(model.state.loyalty), tuple(map(tuple, model.state.hands))
+
+
+def test_twenty_tables_without_a_seed_are_not_all_dealt_alike():
+    deals = {
+        dealt(StepperModel(Game(players=3).new_initial_state(), view=PASS_AND_PLAY, lock_view=True))
+        for _ in range(20)
+    }
+    # three loyalty cards and a political and a military card each, from full decks: twenty
+    # deals all alike would have a chance far below one in a million
+    assert len(deals) > 1
+    seeded = {dealt(StepperModel(Game(players=3).new_initial_state(), seed=4)) for _ in range(3)}
+    assert len(seeded) == 1  # a seed still replays exactly
+
+
+def test_a_spy_s_look_is_not_taken_back():
+    hands = [("spy",), HANDS[GREEN], HANDS[BLUE]]
+    state = Game(players=3, seed=1).position(hands=hands, loyalty=LOYALTY)
+    model = StepperModel(state, view=PASS_AND_PLAY, lock_view=True)
+    model.take_laptop()
+    assert model.play(PlaySpy(GREEN)) and "king_is_dead" in model.position_text()
+    assert model.undo() is None
+    assert (
+        model.message == "this move showed a secret: it stays at a locked table, as at a real table"
+    )
+    assert model.play(SpyDiscard("king_is_dead"))
+    assert model.undo() == SpyDiscard("king_is_dead")  # choosing among seen cards again
+
+
+def test_the_odds_a_seat_sees_do_not_depend_on_the_other_seats_secrets():
+    twin_hands = [HANDS[RED], ("pope", "good_fortune"), ("cavalry_charge",)]
+    twins = [
+        Game(players=3, seed=1).position(
+            hands=hands, loyalty=loyalty, castles={"Verona": 1}, armies={"Verona": {0: 3}}
+        )
+        for hands, loyalty in [(HANDS, LOYALTY), (twin_hands, ["crown:green", "self", "self"])]
+    ]
+    (attack,) = [a for a in twins[0].legal_actions() if "attack castle Verona" in str(a)]
+    texts = []
+    for state in twins:
+        model = StepperModel(state, view=RED)
+        assert model.shows_odds()
+        texts.append(model.odds_text(attack))
+    # the green die needs 5 (2 of 6 faces), two shields to reroll: 1 - (2/3)**3 = 19/27,
+    # whatever the others hold
+    assert texts == ["19/27 (70.37%) to drive the troops out of Verona"] * 2
+
+
+def test_a_battle_s_dice_are_not_known_before_they_are_rolled_without_a_seed():
+    from coronas.batalla import Game as Batalla
+
+    # the roll-off: 30 outcomes of 1/30 each (ties rolled again); twenty steppers all
+    # rolling the same one: a chance of 30 * (1/30)**20 = 30**-19
+    rolls = {str(StepperModel(Batalla().new_initial_state()).roll()) for _ in range(20)}
+    assert len(rolls) > 1
+
+
+def test_the_load_button_opens_a_sealed_file_only_with_its_passphrase(tmp_path):
+    saver, path = saved_locked(tmp_path)
+    view = locked_table()  # the next evening: the same locked table, made afresh
+    red_holds_the_laptop(view)
+    view.file_text.value = str(path)
+    before = (list(view.state.history), view.log.value, view.board.value)
+    view.passphrase.value = "not the passphrase"
+    view.load_button.click()
+    assert "wrong passphrase" in view.message.value and view.passphrase.value == ""
+    assert (list(view.state.history), view.log.value, view.board.value) == before
+    view.passphrase.value = PASSPHRASE
+    view.load_button.click()
+    assert view.state == saver.state and view.model.locked
+    assert view.view_select.disabled and view.view_select.value == PASS_AND_PLAY
+    assert "Hand the laptop to red" in view.status.value and view.board.value == ""
+    view.handover_button.click()
+    card = saver.state.history[-1].card
+    assert f"chance: red draws {card}" in view.log.value  # red's own draw, told to red
+    for secret in OTHERS[RED]:
+        assert secret not in seen(view)
