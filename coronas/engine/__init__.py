@@ -27,7 +27,8 @@ JSON), :mod:`~coronas.engine.rules` (rule sets), :mod:`~coronas.engine.game` (ma
 registry), :mod:`~coronas.engine.state` (the State), :mod:`~coronas.engine.advice` (the odds
 of the move at hand), :mod:`~coronas.engine.journal` (the undo
 log), :mod:`~coronas.engine.saving` (saved games), :mod:`~coronas.engine.search` (bots, playouts,
-the exact tree walk), :mod:`~coronas.engine.mcts` (Monte Carlo tree search and its bot).
+the exact tree walk), :mod:`~coronas.engine.chains` (exact answers where play has cycles),
+:mod:`~coronas.engine.mcts` (Monte Carlo tree search and its bot).
 """
 
 from coronas.engine.actions import Action, action_from_dict, action_to_dict
@@ -37,7 +38,7 @@ from coronas.engine.game import Game, available_games, register_game
 from coronas.engine.mcts import MCTSBot, Search, search
 from coronas.engine.rules import RuleSet
 from coronas.engine.saving import FORMAT_VERSION, load_game
-from coronas.engine.search import Bot, RandomBot, exact_distribution, play
+from coronas.engine.search import Bot, RandomBot, UnfinishedWalk, exact_distribution, play
 from coronas.engine.state import CHANCE, TERMINAL, State
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "SaveFileError",
     "Search",
     "State",
+    "UnfinishedWalk",
     "action_from_dict",
     "action_to_dict",
     "available_games",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
@@ -12,7 +13,7 @@ import coronas.engine.journal as journal
 from coronas.dice import Die, to_fraction
 from coronas.engine.state import CHANCE, TERMINAL, State
 
-__all__ = ["Bot", "RandomBot", "exact_distribution", "play"]
+__all__ = ["Bot", "RandomBot", "UnfinishedWalk", "exact_distribution", "play"]
 
 _ONE = Fraction(1)
 
@@ -32,6 +33,13 @@ class RandomBot:
 
     def choose(self, state: State, rng: random.Random) -> Any:
         return rng.choice(state.legal_actions())
+
+    def policy(self, state: State) -> list[tuple[Any, Fraction]]:
+        """The same choice as a mixed strategy, for exact walks: each legal action with
+        probability 1/n."""
+        actions = state.legal_actions()
+        share = Fraction(1, len(actions))
+        return [(a, share) for a in actions]
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -82,6 +90,16 @@ def play(
     raise RuntimeError(f"the game did not end within {max_steps} steps")
 
 
+class UnfinishedWalk(RuntimeError):
+    """An exact walk of a game tree that cannot finish: play under the policies returns to a
+    position it has already passed through (``cycle`` is then true: the positions can still be
+    solved as a Markov chain), or goes deeper than the walk can follow."""
+
+    def __init__(self, message: str, cycle: bool = False):
+        super().__init__(message)
+        self.cycle = cycle
+
+
 def exact_distribution(
     state: State,
     policy: Callable[[State], Any] | Mapping[int, Callable[[State], Any]],
@@ -89,6 +107,7 @@ def exact_distribution(
     stop: Callable[[State], bool] | None = None,
     key: Callable[[State], Hashable] | bool | None = None,
     max_nodes: int = 2_000_000,
+    max_depth: int = 800,
 ) -> Die:
     """The exact distribution of ``result_fn`` over the game tree below ``state``.
 
@@ -107,6 +126,12 @@ def exact_distribution(
     its key up to date through apply and undo (:class:`~coronas.engine.journal.KeyCache`),
     applies the chance outcomes the copy lists without checking them again (the policy's
     actions are checked), and adds probabilities as integers over a common denominator.
+
+    A walk that cannot finish raises :class:`UnfinishedWalk` saying why: under the policies
+    play can come back to a position on the path it is walking (a cycle: the answer is then a
+    Markov chain's absorption probability, not a finite sum), or a path grows longer than
+    ``max_depth`` actions (a game that can go on for a long time, its positions kept apart by a
+    counter such as the turn number). Add a ``stop`` rule that ends the walk earlier.
     """
     if key is None or key is True:
         key = State.key
@@ -118,7 +143,9 @@ def exact_distribution(
     # A node's value is (numerators, denominator): P(result) = numerators[result] / denominator.
     # Integers over a common denominator add up much faster than Fractions.
     memo: dict[Hashable, tuple[dict[Hashable, int], int]] = {}
+    path: set[Hashable] = set()  # the keys of the positions on the path being walked
     nodes = 0
+    limit = min(max_depth, sys.getrecursionlimit() - 200)
 
     def decide(s: State, player: int) -> list[tuple[Any, Fraction]]:
         pol = policy[player] if isinstance(policy, Mapping) else policy
@@ -127,11 +154,16 @@ def exact_distribution(
             return [(a, to_fraction(p)) for a, p in choice]
         return [(choice, _ONE)]
 
-    def walk(s: State) -> tuple[dict[Hashable, int], int]:
+    def walk(s: State, depth: int) -> tuple[dict[Hashable, int], int]:
         nonlocal nodes
         nodes += 1
         if nodes > max_nodes:
             raise RuntimeError(f"the game tree has more than {max_nodes} nodes; add a stop rule")
+        if depth > limit:
+            raise UnfinishedWalk(
+                f"the walk went {limit} actions deep without reaching the end of the game: "
+                "under these policies play can go on for a long time; add a stop rule"
+            )
         player = s._current_player()
         if player == TERMINAL or (stop is not None and stop(s)):
             return {result_fn(s): 1}, 1
@@ -140,6 +172,14 @@ def exact_distribution(
             found = memo.get(k)
             if found is not None:
                 return found
+            if k in path:
+                raise UnfinishedWalk(
+                    f"under these policies play can return to a position it has already "
+                    f"passed through ({depth} actions into the walk): the tree has a cycle, "
+                    "and a finite walk cannot sum it; add a stop rule",
+                    cycle=True,
+                )
+            path.add(k)
         if player == CHANCE:
             branches = s._chance_outcomes()
             play = s._apply_unchecked  # outcomes the state listed itself
@@ -155,7 +195,7 @@ def exact_distribution(
                 continue
             play(action)
             try:
-                sub, d = walk(s)
+                sub, d = walk(s, depth + 1)
             finally:
                 s.undo()
             d *= p.denominator
@@ -174,7 +214,8 @@ def exact_distribution(
         value = (acc, den)
         if k is not None:
             memo[k] = value
+            path.discard(k)
         return value
 
-    nums, den = walk(work)
+    nums, den = walk(work, 0)
     return Die.from_pmf({r: Fraction(q, den) for r, q in nums.items()})

@@ -1,0 +1,77 @@
+"""Bradley-Terry ratings: fits checked against strengths worked out by hand."""
+
+import math
+
+import pytest
+
+from coronas.ratings import bradley_terry, pairwise
+
+
+def duel(winner, loser):
+    """A two-player game: ``(bot, share)`` per seat."""
+    return ((winner, 1), (loser, 0))
+
+
+def test_two_bots_rating_is_the_log_odds_of_the_wins_with_the_prior():
+    # 7 wins in 10; the prior adds a drawn game: 7.5 to 3.5, so 400 log10(7.5 / 3.5)
+    games = [duel(0, 1)] * 7 + [duel(1, 0)] * 3
+    r = bradley_terry(games, ["mcts", "random"], resamples=0)
+    assert r.anchor == "random"
+    assert r.elo[1] == 0
+    assert r.elo[0] == pytest.approx(400 * math.log10(7.5 / 3.5), abs=1e-6)
+
+
+def test_three_bots_fit_the_strengths_the_results_were_made_from():
+    # Strengths 4, 2, 1 predict 0 beats 1 with 2/3, 0 beats 2 with 4/5, 1 beats 2 with 2/3.
+    # 2-1, 4-1 and 2-1 results meet the likelihood equations W_i = sum n_ij g_i / (g_i + g_j)
+    # exactly (W = 6, 3, 2), so without a prior the fit is 400 log10(4) and 400 log10(2).
+    games = (
+        [duel(0, 1)] * 2 + [duel(1, 0)]
+        + [duel(0, 2)] * 4 + [duel(2, 0)]
+        + [duel(1, 2)] * 2 + [duel(2, 1)]
+    )  # fmt: skip
+    r = bradley_terry(games, ["a", "b", "c"], anchor="c", prior=0, resamples=0)
+    assert r.elo[0] == pytest.approx(400 * math.log10(4), abs=1e-6)
+    assert r.elo[1] == pytest.approx(400 * math.log10(2), abs=1e-6)
+    assert r.elo[2] == 0
+    assert [row["bot"] for row in r.rows()] == ["a", "b", "c"]
+
+
+def test_a_clean_sweep_gets_a_finite_rating():
+    # 20 of 20: 20.5 to 0.5 with the prior
+    r = bradley_terry([duel(0, 1)] * 20, ["mcts", "random"], resamples=0)
+    assert r.elo[0] == pytest.approx(400 * math.log10(41), abs=1e-6)
+
+
+def test_multiplayer_games_count_winners_against_losers_only():
+    assert pairwise([(0, 1), (1, 0), (2, 0)]) == [(0, 1, 1.0), (0, 2, 1.0)]
+    # two seats of bot 3 are not compared; its losing seat and bot 1 both lost
+    assert pairwise([(3, 0), (3, 1), (1, 0)]) == [(3, 1, 1.0)]
+    # a three-player table won by bot 0 against two copies of bot 1: 2 pairwise wins a game
+    games = [((0, 1), (1, 0), (1, 0))] * 3 + [((0, 0), (1, 1), (1, 0))]
+    r = bradley_terry(games, ["mcts", "greedy"], anchor="greedy", resamples=0)
+    # bot 0 won 6 comparisons and lost 1 (plus the prior's draw): 6.5 to 1.5
+    assert r.elo[0] == pytest.approx(400 * math.log10(6.5 / 1.5), abs=1e-6)
+    assert r.pairs == 7
+
+
+def test_bootstrap_intervals_are_seeded_and_hold_the_estimate():
+    games = [duel(0, 1)] * 30 + [duel(1, 0)] * 10 + [duel(1, 2)] * 25 + [duel(2, 1)] * 15
+    labels = ["mcts", "greedy", "random"]
+    one = bradley_terry(games, labels, seed=3, resamples=200)
+    two = bradley_terry(games, labels, seed=3, resamples=200)
+    assert one == two
+    for i in range(3):
+        assert one.low[i] <= one.elo[i] <= one.high[i]
+    assert one.low[2] == one.high[2] == 0  # the anchor does not move
+    assert one.high[0] - one.low[0] > 50  # 40 games cannot pin a rating to a few points
+    assert "from 80 games" in str(one)
+
+
+def test_bad_input_is_named():
+    with pytest.raises(ValueError, match="anchor 'x' is not one of the bots"):
+        bradley_terry([duel(0, 1)], ["a", "b"], anchor="x")
+    with pytest.raises(ValueError, match="names bot 2, but there are 2 bots"):
+        bradley_terry([duel(0, 2)], ["a", "b"])
+    with pytest.raises(ValueError, match="nothing to rate"):
+        bradley_terry([((0, 1), (0, 0))], ["a", "b"])
