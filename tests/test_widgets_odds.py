@@ -246,17 +246,18 @@ def test_stepper_shows_each_games_odds(name):
 
 
 def test_a_fraction_too_long_to_read_is_shown_as_its_percentage():
-    from coronas.widgets.stepper.odds import readable
+    from coronas.formatting import readable_probability as readable
     from coronas.widgets.stepper.view import _with_exact
 
     # 12 digits or fewer: the fraction and its percentage
     assert readable(F(19, 27)) == "19/27 (70.37%)"
     assert readable(F(123456, 999999)) == "41152/333333 (12.35%)"  # 11 digits once reduced
-    # 13 digits: 1234567/10000000 = 12.34567%, shown as 12.35%, the fraction in the tooltip
-    long = F(1234567, 10_000_000)
-    assert readable(long) == "12.35%" and readable(long, exact=True) == "1234567/10000000 (12.35%)"
+    # 13 digits above the line: 1234567890123/10**13 = 12.35%, the fraction in the tooltip
+    long = F(1234567890123, 10**13)
+    assert readable(long) == "12.35%"
+    assert readable(long, exact=True) == "1234567890123/10000000000000 (12.35%)"
     odds = Odds(aim="take the castle", success=long, roll=F(1, 2))
     assert odds_phrase(odds) == "this roll: 1/2 (50.00%); in all: 12.35% to take the castle"
     html = _with_exact(odds_phrase(odds), odds_phrase(odds, exact=True))
-    assert "title='this roll: 1/2 (50.00%); in all: 1234567/10000000 (12.35%)" in html
+    assert "title='this roll: 1/2 (50.00%); in all: 1234567890123/10000000000000 (12.35%)" in html
     assert _with_exact("1/2 (50.00%)", "1/2 (50.00%)") == "<b>1/2 (50.00%)</b>"  # no tooltip

@@ -9,8 +9,9 @@ from typing import Any
 
 from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State
 from coronas.engine.advice import Odds
+from coronas.formatting import readable_probability
 from coronas.widgets.stepper.files import SaveLoad
-from coronas.widgets.stepper.odds import PositionOdds, odds_phrase, readable
+from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
 from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
 from coronas.widgets.stepper.sealed import Table
 from coronas.widgets.stepper.seats import (
@@ -186,7 +187,7 @@ class StepperModel(SeatViews, SaveLoad):
         one, of the roll being made or the choice at hand, with what they are about
         (``attack Verona: this roll: ...``); ``""`` when no dice are involved. A fraction
         too long to read is given as its percentage, unless ``exact``
-        (:func:`~coronas.widgets.stepper.odds.readable`)."""
+        (:func:`~coronas.formatting.readable_probability`)."""
         if action is None:
             odds = self.pending_odds()
             return odds_phrase(odds, subject=True, exact=exact) if odds is not None else ""
@@ -214,7 +215,7 @@ class StepperModel(SeatViews, SaveLoad):
         note = ""
         if player == CHANCE:
             p = dict((str(o), q) for o, q in state.chance_outcomes()).get(str(action))
-            note = f"  (probability {readable(p)})" if p else ""
+            note = f"  (probability {readable_probability(p)})" if p else ""
         hidden = describe_for(state, action, None)
         shows = reveals(state, action)
         if hidden == plain and not (player == CHANCE and secret_chance(state)):

@@ -29,21 +29,11 @@ from typing import Any
 from coronas.dice import exact_fractions
 from coronas.engine import IllegalAction, State
 from coronas.engine.advice import Odds
-from coronas.formatting import percent, probability_text
+from coronas.formatting import readable_probability
 
 __all__ = ["PositionOdds", "exact_record", "odds_phrase", "odds_record"]
 
 _PENDING = object()  # the cache's key for state.odds() without an action
-MAX_DIGITS = 12  # an exact fraction longer than this is shown as its percentage
-
-
-def readable(p: Any, exact: bool = False) -> str:
-    """A probability a player can read: ``19/27 (70.37%)``, but a fraction of more than
-    :data:`MAX_DIGITS` digits as its percentage alone (``54.81%``), the exact fraction then
-    left to a tooltip; ``exact``: always the fraction too (the tooltip's text)."""
-    if exact or sum(ch.isdigit() for ch in str(p)) <= MAX_DIGITS:
-        return probability_text(p)
-    return percent(p)
 
 
 def odds_phrase(odds: Odds, subject: bool = False, exact: bool = False) -> str:
@@ -52,7 +42,7 @@ def odds_phrase(odds: Odds, subject: bool = False, exact: bool = False) -> str:
     reroll decision every choice with its chance, the best marked (none when all are equal).
     Their subject (``attack Verona: ...``) only with ``subject``: next to an action it would
     say the action again. A fraction too long to read is given as its percentage
-    (:func:`readable`), unless ``exact``."""
+    (:func:`~coronas.formatting.readable_probability`), unless ``exact``."""
     head = f"{odds.subject}: " if subject and odds.subject else ""
     return head + _phrase(odds, exact)
 
@@ -63,15 +53,15 @@ def _phrase(odds: Odds, exact: bool) -> str:
         best = odds.best if len(chances) > 1 else None
         parts = []
         for choice, p in odds.choices:
-            part = f"{choice}: {readable(p, exact)}"
+            part = f"{choice}: {readable_probability(p, exact)}"
             if not parts:
                 part += f" to {odds.aim}"
             parts.append(part + (" (best)" if best is not None and choice == best else ""))
         text = "; ".join(parts)
         return text if best is not None else text + " (all the same)"
-    text = f"{readable(odds.success, exact)} to {odds.aim}"
+    text = f"{readable_probability(odds.success, exact)} to {odds.aim}"
     if odds.roll is not None and odds.roll != odds.success:
-        return f"this roll: {readable(odds.roll, exact)}; in all: {text}"
+        return f"this roll: {readable_probability(odds.roll, exact)}; in all: {text}"
     return text
 
 

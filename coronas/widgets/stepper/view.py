@@ -8,10 +8,10 @@ from typing import Any
 
 from coronas.engine import CHANCE, State
 from coronas.formatting import percent, plural, score_text
+from coronas.formatting import readable_probability as readable
 from coronas.widgets._render import PlainTextFallback, figure_html, find_drawer, state_html
 from coronas.widgets.stepper.files import default_save_path
 from coronas.widgets.stepper.model import StepperModel
-from coronas.widgets.stepper.odds import readable
 from coronas.widgets.stepper.outcomes import _norm
 
 __all__ = ["Stepper"]
