@@ -237,7 +237,6 @@ def win_chances(
     seed: int | None = 0,
     exact: bool = True,
     viewer: int | None = None,
-    resample: Any = None,
     max_steps: int = 100_000,
     batch: int = 20,
     on_update: Any = None,
@@ -254,7 +253,7 @@ def win_chances(
     the same games in the same order, so a run stopped by time equals the first games of a
     longer one.
 
-    ``viewer=p`` starts each game from ``resample(state, p, rng)``, a position drawn from what
+    ``viewer=p`` starts each game from ``state.resample(p, rng)``, a position drawn from what
     seat ``p`` has seen; without a viewer the true position is used (the figure an analyst may
     see, labelled "full information").
     """
@@ -275,7 +274,8 @@ def win_chances(
         view = f"from {names[viewer]}'s view"
     if state.is_terminal():
         return exact_chances(names, win_shares(state), assumption, view)
-    if exact and (viewer is None or resample is None):
+    secrets = type(state).resample is not State.resample
+    if exact and (viewer is None or not secrets):  # an exact walk sees the true position
         chances = exact_win_chances(state, seated)
         if chances is not None:
             return exact_chances(names, chances, assumption, view)
@@ -301,11 +301,7 @@ def win_chances(
             size = batch if games is None else min(batch, games - played - unfinished)
             for _ in range(size):
                 rng = random.Random(master.getrandbits(63))
-                start = (
-                    resample(state, viewer, rng)
-                    if viewer is not None and resample
-                    else state.clone()
-                )
+                start = state.resample(viewer, rng) if viewer is not None else state.clone()
                 try:
                     play(start, seated, rng, max_steps=max_steps)
                 except RuntimeError:

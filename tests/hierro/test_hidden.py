@@ -144,3 +144,22 @@ def test_cards_seen_with_spy_stay_known_until_given_up():
     assert set(others) == {"spy", "pope", "king_is_dead"}
     # Blue never played Spy: it knows nothing of green's hand.
     assert {s.resample(BLUE, rng).hands[GREEN] for _ in range(100)} > {("king_is_dead", "pope")}
+
+
+def test_win_chances_from_a_seat_do_not_change_with_what_it_cannot_see():
+    """A seat's win chances start every game from its own resampled view: twin positions,
+    the same seed, the same figures; the full-information figure is labelled as such."""
+    from coronas.winchances import win_chances
+
+    s = played(3, 5, 300)
+    rng = random.Random(5)
+    while s.is_chance_node():
+        s.apply(s.sample_chance(rng))
+    p = s.current_player
+    t = twin(s, p, rng)
+    assert t != s
+    mine = win_chances(s, RandomBot(), games=12, seed=7, viewer=p)
+    assert win_chances(t, RandomBot(), games=12, seed=7, viewer=p) == mine
+    assert mine.games == 12 and not mine.exact and "view" in mine.view
+    full = win_chances(s, RandomBot(), games=12, seed=7)
+    assert full.view.startswith("full information")
