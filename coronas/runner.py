@@ -52,7 +52,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from coronas.engine import CHANCE, State, play
+from coronas.engine import CHANCE, GameDidNotEnd, State, play
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
@@ -187,7 +187,6 @@ def play_task(match: Match, task: Task) -> tuple[State, GameRecord]:
         if s.current_player != CHANCE:
             decisions += 1
 
-    start = len(state.history)
     outcome, message = "ended", ""
     try:
         play(
@@ -197,15 +196,11 @@ def play_task(match: Match, task: Task) -> tuple[State, GameRecord]:
             max_steps=match.max_steps,
             callback=count,
         )
+    except GameDidNotEnd as exc:
+        outcome, message = "cap", str(exc)
     except Exception as exc:  # a bot's failure is a result of the run, not its end
-        if state.is_terminal():
-            pass  # the last step allowed ended the game: play() still says it did not end
-        elif len(state.history) - start >= match.max_steps:
-            steps = f"{match.max_steps:,} step" + ("s" if match.max_steps != 1 else "")
-            outcome, message = "cap", f"the game did not end within {steps}"
-        else:
-            outcome = "error"
-            message = f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE]
+        outcome = "error"
+        message = f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE]
     finished = outcome == "ended"
     record = GameRecord(
         index=task.index,

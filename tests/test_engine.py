@@ -11,6 +11,7 @@ from coronas.engine import (
     CHANCE,
     FORMAT_VERSION,
     TERMINAL,
+    GameDidNotEnd,
     IllegalAction,
     RandomBot,
     RulesError,
@@ -196,6 +197,17 @@ def test_play_is_reproducible_and_matches_the_exact_odds():
     a = play(ToyGame().new_initial_state(), [RandomBot()], 5)
     b = play(ToyGame().new_initial_state(), [RandomBot()], 5)
     assert a.history == b.history
+
+
+def test_play_stops_at_its_step_cap_and_says_so_only_if_the_game_is_not_over():
+    state = ToyGame().new_initial_state()
+    state.apply(Roll(1))
+    # the one step allowed ends the game: that is an ending, not a cap
+    ended = play(state.clone(), lambda s, r: GiveUp(), 0, max_steps=1)
+    assert ended.is_terminal()
+    with pytest.raises(GameDidNotEnd, match="did not end within 1 step$") as info:
+        play(state.clone(), lambda s, r: Reroll(), 0, max_steps=1)
+    assert info.value.max_steps == 1
 
 
 def test_clones_undo_independently():

@@ -15,7 +15,7 @@ MAX_STEPS = 10**7
 
 
 def run(args: argparse.Namespace) -> int:
-    from coronas.engine import play
+    from coronas.engine import GameDidNotEnd, play
 
     game_cls = games.find_game(args.game)
     n_players = games.players(game_cls, args)
@@ -36,10 +36,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         play_seed = args.seed if args.play_seed is None else args.play_seed
         play(state, bots, play_seed, max_steps=args.max_steps, callback=log)
-    except RuntimeError:
-        if number < args.max_steps:
-            raise
-        # --max-steps reached: the position so far is the answer (and can be saved)
+    except GameDidNotEnd:
+        pass  # --max-steps reached: the position so far is the answer (and can be saved)
     games.print_end(state, labels)
     if not state.is_terminal():
         print(f"stopped after {count(args.max_steps, 'step')} (--max-steps)")

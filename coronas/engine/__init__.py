@@ -38,7 +38,14 @@ from coronas.engine.game import Game, available_games, register_game
 from coronas.engine.mcts import MCTSBot, Search, search
 from coronas.engine.rules import RuleSet
 from coronas.engine.saving import FORMAT_VERSION, load_game
-from coronas.engine.search import Bot, RandomBot, UnfinishedWalk, exact_distribution, play
+from coronas.engine.search import (
+    Bot,
+    GameDidNotEnd,
+    RandomBot,
+    UnfinishedWalk,
+    exact_distribution,
+    play,
+)
 from coronas.engine.state import CHANCE, TERMINAL, State
 
 __all__ = [
@@ -48,6 +55,7 @@ __all__ = [
     "Action",
     "Bot",
     "Game",
+    "GameDidNotEnd",
     "IllegalAction",
     "MCTSBot",
     "Odds",

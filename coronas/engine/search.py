@@ -13,7 +13,7 @@ import coronas.engine.journal as journal
 from coronas.dice import Die, to_fraction
 from coronas.engine.state import CHANCE, TERMINAL, State
 
-__all__ = ["Bot", "RandomBot", "UnfinishedWalk", "exact_distribution", "play"]
+__all__ = ["Bot", "GameDidNotEnd", "RandomBot", "UnfinishedWalk", "exact_distribution", "play"]
 
 _ONE = Fraction(1)
 
@@ -45,6 +45,16 @@ class RandomBot:
         return "RandomBot()"
 
 
+class GameDidNotEnd(RuntimeError):
+    """:func:`play` took its ``max_steps`` actions and the game is not over: a game with no
+    ending in sight under these bots, told apart from a bot's own error."""
+
+    def __init__(self, max_steps: int):
+        steps = f"{max_steps:,} step" + ("s" if max_steps != 1 else "")
+        super().__init__(f"the game did not end within {steps}")
+        self.max_steps = max_steps
+
+
 def _as_chooser(bot: Any) -> Callable[[State, random.Random], Any]:
     if hasattr(bot, "choose"):
         return bot.choose
@@ -64,6 +74,7 @@ def play(
     ``rng`` sampling chance nodes. One bot alone plays every seat. Returns the state.
 
     ``callback(state, action)`` is called before each action is applied (for logging).
+    Raises :class:`GameDidNotEnd` if the game is not over after ``max_steps`` actions.
     """
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
@@ -87,7 +98,9 @@ def play(
         if callback is not None:
             callback(state, action)
         state.apply(action)
-    raise RuntimeError(f"the game did not end within {max_steps} steps")
+    if state.is_terminal():  # the last step allowed ended the game
+        return state
+    raise GameDidNotEnd(max_steps)
 
 
 class UnfinishedWalk(RuntimeError):
