@@ -205,7 +205,7 @@ def test_play_stops_at_its_step_cap_and_says_so_only_if_the_game_is_not_over():
     # the one step allowed ends the game: that is an ending, not a cap
     ended = play(state.clone(), lambda s, r: GiveUp(), 0, max_steps=1)
     assert ended.is_terminal()
-    with pytest.raises(GameDidNotEnd, match="did not end within 1 step$") as info:
+    with pytest.raises(GameDidNotEnd, match=r"did not end within 1 step$") as info:
         play(state.clone(), lambda s, r: Reroll(), 0, max_steps=1)
     assert info.value.max_steps == 1
 
