@@ -57,16 +57,53 @@ def test_a_cycle_is_named():
 
 
 def test_a_game_that_goes_on_is_named_not_a_recursion_error():
-    # Batalla at 2 gems each with both seats choosing at random: the turn number keeps every
-    # position new, so the walk would go down without end.
+    # Batalla at 2 gems each with both seats choosing at random: the same position comes back
+    # (the turn counter is for the display, not part of the position), and the walk says so.
     state = BatallaGame(position={"gems_won": [2, 2]}).new_initial_state()
-    with pytest.raises(UnfinishedWalk, match="800 actions deep"):
+    with pytest.raises(UnfinishedWalk, match="return to a position it has already passed") as info:
         exact_distribution(state, uniform, lambda s: tuple(s.winners()))
+    assert info.value.cycle
     # a stop rule that ends the walk early lets it finish: the first roll's doubles
     first = exact_distribution(
         state, uniform, lambda s: s.dice[0] == s.dice[1], stop=lambda s: bool(s.history)
     )
     assert first[True] == Fraction(1, 6)
+
+
+def test_a_walk_deeper_than_its_limit_is_named():
+    # A counter that only goes up never repeats a position and never ends.
+    class Count(CoinState):
+        def _setup(self) -> None:
+            self.heads = False
+            self.count = 0
+
+        def _current_player(self) -> int:
+            return CHANCE
+
+        def _chance_outcomes(self):
+            return [(Flip(False), Fraction(1))]
+
+        def _apply(self, action) -> None:
+            self.count += 1
+
+    class CountGame(CoinGame):
+        state_class = Count
+
+    with pytest.raises(UnfinishedWalk, match="800 actions deep") as info:
+        exact_distribution(CountGame().new_initial_state(), {}, lambda s: s.count)
+    assert not info.value.cycle
+
+
+def test_batalla_positions_one_turn_apart_are_one_position():
+    # Only the first turn of the game differs ("WHOEVER HAS THE FIRST TURN OF THE GAME, DURING
+    # THAT FIRST TURN, CANNOT DECLARE AN ATTACK."); later turns with the same board are one
+    # position.
+    game = BatallaGame(position={"gems_won": [1, 1]})
+    a, b = game.new_initial_state(), game.new_initial_state()
+    b.turn += 6
+    assert a.key() == b.key()
+    first = BatallaGame(position={"gems_won": [1, 1], "turn": 1}).new_initial_state()
+    assert first.key() != a.key()
 
 
 @dataclasses.dataclass(frozen=True)

@@ -287,6 +287,7 @@ class Effects:
 
     def _start_turn(self) -> None:
         self.turn += 1
+        self.opening = self.turn == 1
         self.phase = "roll"
         self.dice = None
         self.bdice = None

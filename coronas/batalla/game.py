@@ -140,6 +140,7 @@ def place(state: BatallaState, pos: Mapping[str, Any]) -> None:
     state.bonus_taken = pos.get("bonus_taken")
     state.player = pos.get("to_move", 0)
     state.turn = pos.get("turn", 2)
+    state.opening = state.turn == 1
     state.phase = pos.get("phase", "roll")
 
 

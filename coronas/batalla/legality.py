@@ -159,7 +159,7 @@ class Legality:
     def _attack_refusal(self) -> str | None:
         """Why the player to move may not attack now, or None if they may."""
         r, p = self.rules, self.player
-        if self.turn == 1 and not r.first_turn_attack:
+        if self.opening and not r.first_turn_attack:
             return "whoever has the first turn of the game cannot declare an attack during it"
         if self.swords[p] < r.min_swords_to_attack:
             return f"to be able to attack you need at least {r.min_swords_to_attack} sword"

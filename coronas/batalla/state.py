@@ -55,7 +55,10 @@ class BatallaState(Legality, Effects, StateViews, State):
     Game data (compared by ``==``, restored by ``undo``):
 
     * ``phase``: a key of :data:`PHASES`; ``player``: whose turn it is; ``turn``: turns started
-      so far (the first player's first turn is 1);
+      so far (the first player's first turn is 1), for the display: the position is the same
+      from one turn to the next, so :meth:`key` leaves ``turn`` out and keeps ``opening``
+      (this is the first turn of the game, when the rules may forbid an attack) instead;
+      ``last_battle`` is for the display too and left out of the key as well;
     * per player (lists of two): ``shields``, ``swords``, ``gold``, ``dragon``, ``gems_won``,
       ``chairs`` (a tuple of the counselor in chair 1..6, or None), ``clergy`` (church square,
       None at the golden door), ``visited`` (squares visited so far);
@@ -73,6 +76,7 @@ class BatallaState(Legality, Effects, StateViews, State):
     """
 
     game: BatallaGame
+    _UNKEYED = frozenset({"turn", "last_battle"})
 
     # -- setup -----------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -80,6 +84,7 @@ class BatallaState(Legality, Effects, StateViews, State):
         self.phase = "rolloff"
         self.player = 0
         self.turn = 0
+        self.opening = False
         self.shields = [r.shields_start, r.shields_start]
         self.swords = [r.swords_start, r.swords_start]
         self.gold = [r.gold_start, r.gold_start]

@@ -143,8 +143,8 @@ def exact_distribution(
     A walk that cannot finish raises :class:`UnfinishedWalk` saying why: under the policies
     play can come back to a position on the path it is walking (a cycle: the answer is then a
     Markov chain's absorption probability, not a finite sum), or a path grows longer than
-    ``max_depth`` actions (a game that can go on for a long time, its positions kept apart by a
-    counter such as the turn number). Add a ``stop`` rule that ends the walk earlier.
+    ``max_depth`` actions (a game that can go on for a long time without repeating a
+    position). Add a ``stop`` rule that ends the walk earlier.
     """
     if key is None or key is True:
         key = State.key

@@ -80,6 +80,9 @@ class State(journal.Journaled, abc.ABC):
     _UNLOGGED: ClassVar[frozenset[str]] = frozenset(
         {"game", "history", "_undo", "_keycache", "_listed"}
     )
+    _UNKEYED: ClassVar[frozenset[str]] = frozenset()
+    """Logged data that is not part of the position (a turn counter kept for the display):
+    :meth:`key` leaves it out, so positions that differ only there are merged."""
 
     def __init__(self, game: Game):
         self.game = game
@@ -229,7 +232,7 @@ class State(journal.Journaled, abc.ABC):
             raise ValueError(
                 f"there is no player {player}: the players are 0 to {self.num_players - 1}"
             )
-        skip = self._UNLOGGED | self._CONSTANT_FIELDS
+        skip = self._UNLOGGED | self._CONSTANT_FIELDS | self._UNKEYED
         data = self.__dict__
         return {
             "game": self.game.name,
@@ -361,7 +364,7 @@ class State(journal.Journaled, abc.ABC):
 
     def _key_names(self) -> tuple[str, ...]:
         """The attributes that make up the position, in the order :meth:`key` lists them."""
-        skip = self._UNLOGGED | self._CONSTANT_FIELDS
+        skip = self._UNLOGGED | self._CONSTANT_FIELDS | self._UNKEYED
         return tuple(sorted(k for k in self.__dict__ if k not in skip))
 
     def returns(self) -> list[Any]:
