@@ -60,18 +60,18 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-import coronas.runner as runner
 from coronas.engine import Game, State
 from coronas.formatting import plural
 from coronas.runner import (
     DEFAULT_MAX_STEPS,
     GameRecord,
+    Interrupted,
     Match,
     NewGame,
-    ResultsFile,
     draw_tasks,
     play_task,
     rotated_seats,
+    run_games,
 )
 
 __all__ = [
@@ -128,7 +128,6 @@ def _labels(bots: Sequence[Any]) -> list[str]:
     return out
 
 
-@dataclasses.dataclass
 @dataclasses.dataclass
 class SimulationResult:
     """The summary of a :func:`simulate` run.
@@ -493,18 +492,6 @@ TABLE_COLUMNS = (
 """The columns of :meth:`SimulationResult.to_pandas` and of ``coronas simulate --csv``."""
 
 
-class Interrupted(KeyboardInterrupt):
-    """A run with a results file stopped by Ctrl-C: ``played`` of ``total`` games are kept in
-    ``path``, and the same call with ``resume=True`` finishes it."""
-
-    def __init__(self, played: int, total: int, path: Any):
-        self.played, self.total, self.path = played, total, path
-        super().__init__(
-            f"interrupted after {played} of {total} games; they are kept in {path}: "
-            "continue with the same arguments and resume=True"
-        )
-
-
 def _game_name(game_factory: Callable[..., Game]) -> str:
     name = getattr(game_factory, "name", None)
     if isinstance(name, str):
@@ -575,48 +562,24 @@ def simulate(
         seed, n_games, functools.partial(rotated_seats, players=players, rotate=rotate)
     )
 
-    results = None
+    header = None
     if out is not None:
         params = {k: v for k, v in probe.params().items() if k != "seed"}
         header = {"run": "simulate", "game": probe.name, **params, "bots": labels, "seed": seed}
         header.update(games=n_games, rotate=rotate, max_steps=max_steps)
-        results = ResultsFile(out, header, resume=resume)
-    done = results.done if results is not None else {}
-
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=n_games, initial=len(done), desc=f"{probe.name} games", unit="game")
-    played = len(done)
-
-    def tick(record: GameRecord) -> None:
-        nonlocal played
-        played += 1
-        if bar is not None:
-            bar.update(1)
-
-    try:
-        records = runner.run(
-            match,
-            tasks,
-            executor=executor,
-            jobs=jobs,
-            chunk_size=chunk_size,
-            strict=strict,
-            results=results,
-            done=done,
-            on_record=tick,
-        )
-    except KeyboardInterrupt:
-        if results is None:
-            raise
-        raise Interrupted(played, n_games, out) from None
-    finally:
-        if results is not None:
-            results.close()
-        if bar is not None:
-            bar.close()
+    records = run_games(
+        match,
+        tasks,
+        n_games,
+        out=out,
+        header=header,
+        resume=resume,
+        progress=f"{probe.name} games" if progress else None,
+        executor=executor,
+        jobs=jobs,
+        chunk_size=chunk_size,
+        strict=strict,
+    )
     return SimulationResult(
         game=_game_name(game_factory),
         n_games=n_games,

@@ -8,11 +8,13 @@
     coronas replay game.json --step         # step through a saved game
     coronas advise game.json                # the odds of every move in a saved position
     coronas simulate batalla --games 2000 --bots random,greedy --jobs 2
+    coronas tournament batalla --bots random greedy mcts:500 --games 200
     coronas figures --out figures
 
 One module a command (:mod:`~coronas.cli.odds`, :mod:`~coronas.cli.play`,
 :mod:`~coronas.cli.replay`, :mod:`~coronas.cli.advise`, :mod:`~coronas.cli.simulate`,
-:mod:`~coronas.cli.figures`); this one builds the parser and runs the command.
+:mod:`~coronas.cli.tournament`, :mod:`~coronas.cli.figures`); this one builds the parser and
+runs the command.
 
 The command line never shows a traceback. A usage mistake (a bad or out-of-range number, an
 unknown command, option, game or bot) is one line on stderr with exit status 2; any other
@@ -28,13 +30,13 @@ import sys
 from collections.abc import Sequence
 
 from coronas import __version__
-from coronas.cli import advise, figures, odds, play, replay, simulate
+from coronas.cli import advise, figures, odds, play, replay, simulate, tournament
 from coronas.cli._base import CommandError, Parser, cut
 from coronas.cli.games import bots_for, find_game
 
 __all__ = ["CommandError", "bots_for", "build_parser", "find_game", "main"]
 
-COMMANDS = (odds, advise, play, replay, simulate, figures)
+COMMANDS = (odds, advise, play, replay, simulate, tournament, figures)
 """The modules of the commands, in the order ``coronas --help`` lists them."""
 
 
@@ -77,9 +79,9 @@ def _input_errors() -> tuple[type[BaseException], ...]:
     board = sys.modules.get("coronas.hierro.board_file")
     if board is not None:
         found.append(board.BoardError)
-    runner = sys.modules.get("coronas.runner")
-    if runner is not None:
-        found.append(runner.ResultsFileError)
+    results = sys.modules.get("coronas.results")
+    if results is not None:
+        found.append(results.ResultsFileError)
     return tuple(found)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -36,28 +35,8 @@ def find_game(name: str) -> type:
 
 
 def bots_for(game_cls: type) -> dict[str, Callable[[], Any]]:
-    """The bots a game offers, by name: its ``bots`` module's ``BOTS`` dict if it has one,
-    otherwise every class there with a ``name`` and a ``choose`` method; ``random`` always.
-    """
-    from coronas.engine import RandomBot
-
-    found: dict[str, Callable[[], Any]] = {"random": RandomBot}
-    package = game_cls.__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(f"{package}.bots")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.bots":
-            raise
-        return found
-    table = getattr(module, "BOTS", None)
-    if isinstance(table, dict):
-        found.update(table)
-        return found
-    for value in vars(module).values():
-        name = getattr(value, "name", None)
-        if isinstance(value, type) and isinstance(name, str) and hasattr(value, "choose"):
-            found[name] = value
-    return found
+    """The bots a game offers, by name (:meth:`~coronas.engine.Game.bots`)."""
+    return game_cls.bots()
 
 
 def players(game_cls: type, args: argparse.Namespace) -> int:
@@ -85,33 +64,15 @@ def make_bots(game_cls: type, spec: str, n_players: int) -> tuple[list[str], lis
         raise CommandError(
             f"{len(names)} bots for {count(n_players, 'player')}: give one bot, or one per player"
         )
-    table = bots_for(game_cls)
-    return names, [_make_bot(game_cls, table, n) for n in names]
+    return names, [_make_bot(game_cls, n) for n in names]
 
 
-def _make_bot(game_cls: type, table: dict[str, Callable[[], Any]], spec: str) -> Any:
-    """A fresh bot for ``name`` or ``name:settings`` (``mcts:2000``, ``mcts:1s``): a bot with
-    settings parses them with its ``from_spec``."""
-    name, colon, settings = spec.partition(":")
-    name = name.strip()
-    if name not in table:
-        import difflib
-
-        near = difflib.get_close_matches(name, list(table), n=1)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise CommandError(
-            f"unknown bot {name!r} for {game_cls.name}{hint} (the bots are {', '.join(table)})"
-        )
-    factory = table[name]
-    if not colon:
-        return factory()
-    from_spec = getattr(factory, "from_spec", None)
-    if from_spec is None:
-        raise CommandError(f"bot {name!r} takes no settings, got {spec!r}")
+def _make_bot(game_cls: type, spec: str) -> Any:
+    """A fresh bot for ``name`` or ``name:settings`` (``mcts:2000``, ``mcts:1s``)."""
     try:
-        return from_spec(settings)
+        return game_cls.bot(spec)
     except ValueError as exc:
-        raise CommandError(f"bot {spec!r}: {exc}") from None
+        raise CommandError(str(exc)) from None
 
 
 def game_arguments(p: argparse.ArgumentParser, default_bots: str = "random") -> None:

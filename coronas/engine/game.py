@@ -140,6 +140,62 @@ class Game:
             **extra,
         )
 
+    @classmethod
+    def bots(cls) -> dict[str, Any]:
+        """The bots this game offers, by name (``random``, ``greedy``, ``mcts``, ...): its
+        ``bots`` module's ``BOTS`` dict, or every class there with a ``name`` and a
+        ``choose`` method; ``random`` always."""
+        import importlib
+
+        from coronas.engine.search import RandomBot
+
+        found: dict[str, Any] = {"random": RandomBot}
+        package = cls.__module__.rsplit(".", 1)[0]
+        try:
+            module = importlib.import_module(f"{package}.bots")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.bots":
+                raise
+            return found
+        table = getattr(module, "BOTS", None)
+        if isinstance(table, dict):
+            return {**found, **table}
+        for value in vars(module).values():
+            name = getattr(value, "name", None)
+            if isinstance(value, type) and isinstance(name, str) and hasattr(value, "choose"):
+                found[name] = value
+        return found
+
+    @classmethod
+    def bot(cls, spec: str) -> Any:
+        """A fresh bot by name, or by name and settings: ``"greedy"``, ``"mcts:2000"``
+        (simulations a decision), ``"mcts:1s"`` (seconds a decision). A bot with settings
+        reads them with its ``from_spec``. An unknown name raises :class:`ValueError` with
+        the bots there are."""
+        if not isinstance(spec, str):
+            raise ValueError(f"a bot is named by a string such as 'greedy', got {spec!r}")
+        table = cls.bots()
+        name, colon, settings = spec.partition(":")
+        name = name.strip()
+        if name not in table:
+            import difflib
+
+            near = difflib.get_close_matches(name, list(table), n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise ValueError(
+                f"unknown bot {name!r} for {cls.name}{hint} (the bots are {', '.join(table)})"
+            )
+        factory = table[name]
+        if not colon:
+            return factory()
+        from_spec = getattr(factory, "from_spec", None)
+        if from_spec is None:
+            raise ValueError(f"bot {name!r} takes no settings, got {spec!r}")
+        try:
+            return from_spec(settings)
+        except ValueError as exc:
+            raise ValueError(f"bot {spec!r}: {exc}") from None
+
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.params() == other.params()
 
