@@ -296,3 +296,16 @@ def test_stepper_loads_a_game_for_more_players(tmp_path):
     assert model.load(path) and model.state.num_players == 3
     model.play_to_end()
     assert model.state.is_terminal()
+
+
+def test_the_stepper_seats_bots_by_name():
+    from coronas.batalla import Game
+    from coronas.engine import MCTSBot
+    from coronas.widgets import StepperModel
+
+    state = Game(seed=2).new_initial_state()
+    model = StepperModel(state, bots={0: "mcts:20", 1: "greedy"}, seed=4)
+    assert isinstance(model._bots[0].__self__, MCTSBot)
+    assert model.play_to_end() > 0 and model.state.is_terminal()
+    with pytest.raises(ValueError, match="did you mean 'greedy'"):
+        StepperModel(Game(seed=2).new_initial_state(), bots="gredy")

@@ -54,7 +54,7 @@ class SaveLoad:
 
     # provided by the model:
     _history_log: Callable[[State], list[Any]]
-    _seat_bots: Callable[[int], Any]
+    _seat_bots: Callable[[State], Any]
     _open_table: Callable[[Table | None, bool], None]
 
     def save(self, path: str | Path, passphrase: str | None = None) -> bool:
@@ -123,7 +123,7 @@ class SaveLoad:
             return False
         was_locked, at = self.locked, len(self.state.history)
         self._entries = self._history_log(state)
-        self._seat_bots(state.num_players)
+        self._seat_bots(state)
         self.state = state
         self._open_table(table, was_locked)
         if self.locked:

@@ -27,8 +27,13 @@ from coronas.widgets.stepper.seats import (
 __all__ = ["StepperModel"]
 
 
-def _choosers(bots: Any, players: int) -> dict[int, Callable[[State, random.Random], Any]]:
+def _choosers(bots: Any, state: State) -> dict[int, Callable[[State, random.Random], Any]]:
+    """Each seat's bot as a function ``(state, rng) -> action``; a bot may be named
+    (``"greedy"``, ``"mcts:500"``: :meth:`~coronas.engine.Game.bot`)."""
+
     def chooser(bot: Any) -> Callable[[State, random.Random], Any]:
+        if isinstance(bot, str):
+            bot = type(state.game).bot(bot)
         if hasattr(bot, "choose"):
             return bot.choose
         if callable(bot):
@@ -42,7 +47,7 @@ def _choosers(bots: Any, players: int) -> dict[int, Callable[[State, random.Rand
     if isinstance(bots, Sequence) and not isinstance(bots, str):
         return {p: chooser(b) for p, b in enumerate(bots)}
     one = chooser(bots)
-    return {p: one for p in range(players)}
+    return {p: one for p in range(state.num_players)}
 
 
 def _player_name(state: State, player: int, names: Sequence[str] | None) -> str:
@@ -58,7 +63,8 @@ class StepperModel(SeatViews, SaveLoad):
     may leave a note there instead (``undone: ...``, ``saved ...``, ``loaded ...``).
 
     ``bots`` is one bot for every seat, a list (one per player) or a dict player -> bot;
-    by default :class:`~coronas.engine.RandomBot`. ``seed`` seeds both the dice and the bots,
+    by default :class:`~coronas.engine.RandomBot`. A bot may be named as on the command line
+    (``bots={0: "mcts:500"}``, ``bots="greedy"``). ``seed`` seeds both the dice and the bots,
     for a lesson or a test that replays exactly; without one (the default) they draw from the
     operating system's entropy (:class:`random.SystemRandom`), so nobody can work out the
     cards and the dice to come.
@@ -95,7 +101,7 @@ class StepperModel(SeatViews, SaveLoad):
         self.state = state
         self._seed(seed)
         self._bot_spec = bots  # kept to seat the bots again in a loaded game
-        self._bots = _choosers(bots, state.num_players)
+        self._bots = _choosers(bots, state)
         self._entries: list[LogEntry] = self._history_log(state)
         self.message = ""
         self._odds = PositionOdds()
@@ -370,6 +376,6 @@ class StepperModel(SeatViews, SaveLoad):
         if self.locked:
             self._seed(None)
 
-    def _seat_bots(self, players: int) -> None:
-        """Seat the bots given at the start again, for a game of ``players`` players."""
-        self._bots = _choosers(self._bot_spec, players)
+    def _seat_bots(self, state: State) -> None:
+        """Seat the bots given at the start again, for the game of ``state``."""
+        self._bots = _choosers(self._bot_spec, state)
