@@ -91,10 +91,19 @@ class WinChances:
             chance = float(self.chances[p])
             interval = "exact" if self.exact else f"{self.low[p]:.1%} – {self.high[p]:.1%}"
             figure = f"{self.chances[p]} ({chance:.1%})" if self.exact else f"{chance:.1%}"
+            band = (
+                ""
+                if self.exact
+                else f'<div class="coronas-win-interval" title="95% interval: {interval}" '
+                f'style="position:absolute;top:-2px;bottom:-2px;left:{self.low[p] * 100:.1f}%;'
+                f"width:{(self.high[p] - self.low[p]) * 100:.1f}%;border:2px solid #222;"
+                'box-sizing:border-box"></div>'
+            )
             bar = (
-                f'<div style="background:#ddd;width:10em;height:0.8em;position:relative">'
+                '<div class="coronas-win-bar" style="background:#ddd;width:12em;height:0.9em;'
+                'position:relative">'
                 f'<div style="background:#4c72b0;width:{chance * 100:.1f}%;height:100%"></div>'
-                "</div>"
+                f"{band}</div>"
             )
             rows.append(
                 f"<tr><td>{escape(name)}</td><td>{figure}</td><td>{interval}</td>"

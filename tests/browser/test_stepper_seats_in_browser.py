@@ -250,3 +250,28 @@ def test_two_steppers_of_one_position_save_to_files_of_their_own(lab):
         for box in inputs:  # shown in full: the box is wider than the name
             width = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
             assert width[0] <= width[1], (box.input_value(), width)
+
+
+def test_who_wins_from_here_shows_a_bar_per_seat_in_a_seat_view(lab):
+    with chromium_page(viewport=(1280, 1100)) as page:
+        run_all_cells(page, lab, NOTEBOOK, timeout_s=120)
+        seat = StepperOnPage(page, 0)
+        view = seat.dropdown("View")
+        red = [x for x in view.locator("option").all_inner_texts() if "red" in x]
+        view.select_option(label=red[0])
+        _shows(seat, seat.board, "You are red.")
+        seat.root.locator("button", has_text="Who wins from here?").click()
+        figures = seat.root.locator("table", has_text="Who wins from here")
+        _until(seat, lambda: figures.count() == 1, "the figures shown")
+        _until(
+            seat,
+            lambda: figures.locator(".coronas-win-interval").count() == 3,
+            "a bar per seat with its 95% interval",
+        )
+        assert figures.locator(".coronas-win-bar").count() == 3
+        words = _text(seat.root.locator(".widget-html", has_text="Who wins from here"))
+        for name in NAMES:
+            assert name in words, words
+        assert "games, 95% intervals" in words and "from red's view" in words, words
+        assert "full information" not in words, words
+        seat.root.locator("button", has_text="Stop").click()

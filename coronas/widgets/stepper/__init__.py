@@ -23,7 +23,8 @@ The parts: :mod:`~coronas.widgets.stepper.outcomes` (typed outcomes, kinds of ac
 (save and load), :mod:`~coronas.widgets.stepper.sealed` (a locked table's file, its secrets
 sealed under a passphrase), :mod:`~coronas.widgets.stepper.odds` (the odds of the move at
 hand, worded and cached per position), :mod:`~coronas.widgets.stepper.seats` (whose eyes are
-shown: the open view, a seat's view of its secrets, pass and play, the locked table) and
+shown: the open view, a seat's view of its secrets, pass and play, the locked table),
+:mod:`~coronas.widgets.stepper.chances` (who wins from here, from those eyes) and
 :mod:`~coronas.widgets.stepper.view` (the widgets).
 """
 

@@ -56,6 +56,10 @@ class Stepper:
     screen then asks for, and may take back its last move from the hand-over screen while
     nothing has been rolled or drawn since. See :mod:`coronas.widgets.stepper.seats` and
     ``docs/stepper.md``.
+
+    The "Who wins from here?" panel (``chances=True``, :attr:`panel`) shows each seat's
+    chance of winning from the position with its 95% interval, refined in a thread, from the
+    eyes the stepper shows (:mod:`coronas.widgets.stepper.chances`).
     """
 
     def __init__(
@@ -70,13 +74,21 @@ class Stepper:
         view: Any = "open",
         humans: Sequence[int] | None = None,
         lock_view: bool = False,
+        chances: bool = True,
     ):
         import ipywidgets as w
+
+        from coronas.widgets.stepper.chances import WinPanel, panel_widget
 
         self.model = StepperModel(
             state, bots=bots, seed=seed, names=names, view=view, humans=humans, lock_view=lock_view
         )
         self.draw = find_drawer(state) if draw is True else (draw or None)
+        # "Who wins from here": each seat's chance of winning, from the eyes shown.
+        self.panel = WinPanel(self.model)
+        self.chances = panel_widget(self.panel)
+        self.chances.layout.display = None if chances else "none"
+        self._chances_shown = chances
         self.log_lines = log_lines
         button = dict(layout=w.Layout(width="auto"))  # shared: never hidden one by one
 
@@ -188,6 +200,7 @@ class Stepper:
                 controls,
                 self.message,
                 self.results,
+                self.chances,
                 self.log,
             ]
         )
@@ -338,6 +351,10 @@ class Stepper:
         # Behind the hand-over screen the position, the log and the odds are empty and
         # the actions hidden (see the model); the controls are hidden too.
         self.controls.layout.display = "none" if seat is not None else None
+        if self.panel.follow():  # the figures were for another position or other eyes
+            self.chances.show("")
+        shown = self._chances_shown and seat is None
+        self.chances.layout.display = None if shown else "none"
         self.board.value = self._position_html()
         advice = model.odds_text() if model.shows_odds() else ""
         exact = model.odds_text(exact=True) if advice else ""

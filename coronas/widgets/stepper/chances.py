@@ -1,0 +1,179 @@
+"""The stepper's "who wins from here" panel: each seat's chance of winning the game from the
+position on the table, with its 95% interval, the number of games behind it and how the rest
+of the game is assumed to be played, refined while it runs.
+
+The figures come from :func:`coronas.winchances.win_chances`, played out in a thread so the
+widget never freezes: a first figure after the first batch of games (a fraction of a second
+with the games' light playout policy), then narrower ones until the interval is as narrow as
+asked or the time is up. They are shown from the eyes the stepper shows: in a seat's view, or
+in pass and play for the seat holding the laptop, every game starts from a position resampled
+from what that seat has seen (``viewer=``), never from the others' hidden cards; on the
+hand-over screen nothing is shown; only the open view, for an analyst, plays from the true
+position, and says so. A step, an undo or another view clears the figures, which belong to the
+position they were computed for.
+"""
+
+from __future__ import annotations
+
+import threading
+from html import escape
+from typing import Any
+
+from coronas.engine import State
+
+__all__ = ["WinPanel"]
+
+
+class _Stopped(Exception):
+    """Raised from inside a run to end it early."""
+
+
+class WinPanel:
+    """The panel's logic, with or without widgets: :meth:`compute` gives the figures at once
+    (for a script or a test), :meth:`start` refines them in a thread and calls ``show(html)``
+    after each batch.
+
+    ``bots`` plays every seat in the games played out (a name such as ``"light"``, the
+    default: the fastest policy that plays sensibly, or a bot); ``seconds`` and
+    ``precision`` (the widest interval's half-width) stop a run, whichever comes first.
+    ``seed`` fixes the games (default: the stepper's seed; None at a locked table, where
+    figures drawn from a known seed could tell what the dice will do).
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        bots: Any = "light",
+        seconds: float = 20.0,
+        precision: float = 0.01,
+        seed: int | None = None,
+    ):
+        self.model = model
+        self.bots = bots
+        self.seconds = seconds
+        self.precision = precision
+        self.seed = seed if seed is not None else model.seed
+        self.html = ""
+        self.result: Any = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._for: tuple[int, Any] | None = None  # the position and eyes of the figures shown
+
+    # -- whose eyes ------------------------------------------------------------------------
+    def hidden(self) -> bool:
+        """Whether nothing may be shown now: on the hand-over screen of pass and play, or
+        before anyone has taken the laptop."""
+        model = self.model
+        return model.handover is not None or (model.view == "pass" and model.holder is None)
+
+    def _key(self) -> tuple[int, Any]:
+        return len(self.model.state.history), self.model.viewer
+
+    def _bots(self, state: State) -> Any:
+        return type(state.game).bot(self.bots) if isinstance(self.bots, str) else self.bots
+
+    # -- running ---------------------------------------------------------------------------
+    def compute(self, on_update: Any = None, **limits: Any) -> Any:
+        """The figures for the position shown now, from the viewer's eyes; ``limits`` are
+        :func:`~coronas.winchances.win_chances`' ``games``, ``precision`` and ``time``
+        (default: this panel's precision and seconds)."""
+        from coronas.winchances import win_chances
+
+        if self.hidden():
+            raise ValueError("the laptop is being handed over: no figures for anyone now")
+        state = self.model.state.clone()  # the game may go on while this runs
+        if not limits:
+            limits = {"precision": self.precision, "time": self.seconds}
+        return win_chances(
+            state,
+            self._bots(state),
+            seed=self.seed,
+            viewer=self.model.viewer,
+            on_update=on_update,
+            **limits,
+        )
+
+    def start(self, show: Any = None) -> bool:
+        """Refine the figures in a thread, calling ``show(html)`` after each batch; False
+        (with a message in :attr:`html`) when they may not be shown now."""
+        self.stop()
+        if self.hidden():
+            self.html = _note("Hand the laptop over first: the figures are for whoever holds it.")
+            return False
+        if self.model.state.is_terminal():
+            self.html = _note("The game is over.")
+            return False
+        self._for = self._key()
+        self._stop.clear()
+        self.html = _note("Playing the rest of the game out from here...")
+        if show is not None:
+            show(self.html)
+
+        def update(result: Any) -> None:
+            if self._stop.is_set():
+                raise _Stopped
+            self.result = result
+            self.html = result._repr_html_()
+            if show is not None:
+                show(self.html)
+
+        def work() -> None:
+            try:
+                update(self.compute(on_update=update))
+            except _Stopped:
+                pass
+            except Exception as exc:  # a failure is shown, never raised in a thread
+                self.html = _note(f"The figures could not be computed: {exc}", error=True)
+                if show is not None:
+                    show(self.html)
+
+        self._thread = threading.Thread(target=work, name="who-wins-from-here", daemon=True)
+        self._thread.start()
+        return True
+
+    def stop(self) -> None:
+        """End a run in progress (its last figures stay)."""
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5)
+        self._thread = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def follow(self) -> bool:
+        """After the stepper changed (a step, an undo, another view): stop and clear the
+        figures if they are not for the position and eyes shown now. True if cleared."""
+        if self._for is None or self._for == self._key():
+            return False
+        self.stop()
+        self._for = None
+        self.result = None
+        self.html = ""
+        return True
+
+
+def _note(text: str, error: bool = False) -> str:
+    colour = "#a00" if error else "#555"
+    return f"<p style='color:{colour}'>{escape(text)}</p>"
+
+
+def panel_widget(panel: WinPanel) -> Any:
+    """The panel as ipywidgets: a "Who wins from here?" button, a Stop button and the
+    figures, redrawn while a run goes on."""
+    import ipywidgets as w
+
+    out = w.HTML()
+    ask = w.Button(description="Who wins from here?", layout=w.Layout(width="auto"))
+    stop = w.Button(description="Stop", layout=w.Layout(width="auto"))
+
+    def show(html: str) -> None:
+        out.value = html
+
+    ask.on_click(lambda _: panel.start(show) or show(panel.html))
+    stop.on_click(lambda _: panel.stop())
+    box = w.VBox([w.HBox([ask, stop]), out])
+    box.show = show  # type: ignore[attr-defined]
+    return box

@@ -1,0 +1,73 @@
+"""The stepper's "who wins from here" panel: figures refined in a thread, a bar per seat with
+its interval, nothing on the hand-over screen, figures cleared when the position changes, and
+a seat's figures blind to what it cannot see."""
+
+from __future__ import annotations
+
+import random
+
+from coronas.batalla import Game as Batalla
+from coronas.hierro import Game as Hierro
+from coronas.widgets import Stepper, StepperModel
+from coronas.widgets.stepper.chances import WinPanel
+from tests.hierro.test_observation import played, twin
+
+
+def test_the_panel_refines_its_figures_and_shows_a_bar_per_seat():
+    stepper = Stepper(Batalla(seed=1).new_initial_state(), seed=1)
+    panel = stepper.panel
+    panel.precision, panel.seconds = 0.08, 60.0
+    shown: list[str] = []
+    assert panel.start(shown.append)
+    panel._thread.join(timeout=60)
+    assert not panel.running
+    # the first words at once, then one figure a batch of 20 games, each narrower
+    assert "Playing the rest of the game out" in shown[0]
+    figures = shown[1:]
+    assert len(figures) >= 2
+    assert all(html.count("coronas-win-bar") == 2 for html in figures)
+    assert all(html.count("coronas-win-interval") == 2 for html in figures)
+    assert panel.result.half_width <= 0.08 and panel.result.games % 20 == 0
+    assert f"{panel.result.games} games" in figures[-1]
+    # the same seed, the same figures, run at once
+    again = WinPanel(stepper.model, precision=0.08, seconds=60.0).compute()
+    assert again == panel.result
+
+
+def test_figures_belong_to_their_position():
+    stepper = Stepper(Batalla(seed=2).new_initial_state(), seed=2)
+    stepper.panel.seconds = 0.2
+    stepper.panel.start()
+    stepper.panel._thread.join(timeout=30)
+    assert stepper.panel.html
+    stepper.model.bot_move()
+    stepper.refresh()
+    assert stepper.panel.html == "" and stepper.panel.result is None
+
+
+def test_nothing_is_shown_while_the_laptop_is_handed_over():
+    state = Hierro(players=3, seed=9).new_initial_state()
+    stepper = Stepper(state, view="pass", humans=[0, 1, 2])
+    while stepper.model.state.is_chance_node():
+        stepper.model.roll()
+    stepper.refresh()
+    assert stepper.model.handover is not None
+    assert stepper.chances.layout.display == "none"
+    assert not stepper.panel.start()
+    assert "Hand the laptop over" in stepper.panel.html
+
+
+def test_a_seats_figures_do_not_change_with_what_it_cannot_see():
+    s = played(3, 5, 300)
+    rng = random.Random(5)
+    while s.is_chance_node():
+        s.apply(s.sample_chance(rng))
+    p = s.current_player
+    t = twin(s, p, rng)
+    assert t != s
+    figures = [WinPanel(StepperModel(x, view=p, seed=7)).compute(games=12) for x in (s, t)]
+    assert figures[0] == figures[1]
+    assert figures[0].view == f"from {s.player_name(p)}'s view"
+    # the open view plays from the true position, and says so
+    full = WinPanel(StepperModel(s, seed=7)).compute(games=12)
+    assert full.view.startswith("full information")
