@@ -8,6 +8,7 @@ person, not the Python repr of the widget. Exercises are checked against the ans
 checked here against the library."""
 
 import json
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -30,7 +31,7 @@ def cells(path):
 
 
 def test_the_notebooks_are_numbered_from_00_without_gaps():
-    assert [p.name[:2] for p in NOTEBOOKS] == [f"{i:02d}" for i in range(9)]
+    assert [p.name[:2] for p in NOTEBOOKS] == [f"{i:02d}" for i in range(10)]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -119,6 +120,7 @@ def test_the_answer_key_agrees_with_the_library():
     from coronas.dice import D6, Die
     from coronas.hierro.board import betweenness, load_board, move_actions
     from coronas.hierro.odds import battle, castle_assault, emissary_race
+    from coronas.ratings import bradley_terry
     from coronas.simulate import wilson_interval
 
     board = load_board()
@@ -149,6 +151,19 @@ def test_the_answer_key_agrees_with_the_library():
         "08.1": 5336,
         "08.2": lo <= 0.5 <= hi,
         "08.3": battle(1, 1).attacker_wins,
+        "09.1": 4 * (Fraction(1, 2) - Fraction(1, 3)),
+        "09.2": max(
+            ("A", "B"),
+            key=lambda arm: (
+                {"A": 3 / 4, "B": 1 / 2}[arm]
+                + math.sqrt(2) * math.sqrt(math.log(6) / {"A": 4, "B": 2}[arm])
+            ),
+        ),
+        "09.3": round(
+            bradley_terry(
+                [((0, 1), (1, 0))] * 10 + [((0, 0), (1, 1))], "XY", "Y", prior=0, resamples=0
+            ).elo[0]
+        ),
     }
     assert library.keys() == ANSWERS.keys()
     for exercise, value in library.items():
@@ -184,5 +199,5 @@ def test_whole_number_and_yes_no_answers():
     assert verdict("03.2", 12)[0] and verdict("03.2", sympy.Integer(12))[0]
     assert verdict("08.1", 5335.6)[0] is None  # a hint to round, not "wrong"
     assert verdict("08.2", False)[0] and verdict("08.2", 0)[0] is None
-    with pytest.raises(KeyError, match=r"no exercise '09\.1'"):
-        verdict("09.1", 1)
+    with pytest.raises(KeyError, match=r"no exercise '99\.1'"):
+        verdict("99.1", 1)

@@ -38,6 +38,9 @@ ANSWERS: dict[str, Any] = {
     "08.1": 5336,  # rolls for a +-0.01 interval on P(six)
     "08.2": False,  # 220 wins in 400: does the interval hold 1/2?
     "08.3": Fraction("7/12"),  # 1 pawn against 1
+    "09.1": Fraction("2/3"),  # regret of 4 pulls of the 1/3 machine and 8 of the 1/2 one
+    "09.2": "B",  # UCB1's choice: A 3 of 4, B 1 of 2, 6 pulls in all
+    "09.3": 400,  # Elo points between a bot that wins 10 games to 1 and its opponent
 }
 
 
