@@ -24,17 +24,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from coronas.engine.evaluation import shares, win_shares
 from coronas.engine.state import State
+from coronas.runner import DEFAULT_MAX_STEPS, Match, Task, draw_tasks, run
 from coronas.simulate import wilson_interval
 
-__all__ = ["WinChances", "win_shares"]
-
-
-def win_shares(state: State) -> tuple[Fraction, ...]:
-    """Each seat's share of the win at a finished game: 1/k to each of k winners, else 0."""
-    winners = state.winners()
-    share = Fraction(1, len(winners))
-    return tuple(share if p in winners else Fraction(0) for p in range(state.num_players))
+__all__ = ["DEFAULT_BOT", "FromPosition", "WinChances", "exact_win_chances", "win_chances"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,12 +198,12 @@ def exact_win_chances(
         return None
     table = dict(enumerate(policies))
     try:
-        dist = exact_distribution(state, table, win_shares, max_nodes=max_nodes)
+        dist = exact_distribution(state, table, _exact_shares, max_nodes=max_nodes)
     except UnfinishedWalk as exc:
         if not exc.cycle:
             return None
         try:
-            dist = absorption_distribution(state, table, win_shares, max_states=max_states)
+            dist = absorption_distribution(state, table, _exact_shares, max_states=max_states)
         except UnfinishedWalk:
             return None
     except RuntimeError:  # more than max_nodes nodes
@@ -219,7 +214,7 @@ def exact_win_chances(
     )
 
 
-def _describe_bots(names: Sequence[str], labels: Sequence[str]) -> str:
+def describe_bots(names: Sequence[str], labels: Sequence[str]) -> str:
     """``every seat plays like greedy`` or ``red plays like mcts, green like greedy...``."""
     if len(set(labels)) == 1:
         return f"every seat plays like {labels[0]}"
@@ -229,16 +224,168 @@ def _describe_bots(names: Sequence[str], labels: Sequence[str]) -> str:
     )
 
 
-def _bot_label(bot: Any) -> str:
+def _exact_shares(state: State) -> tuple[Fraction, ...]:
+    return win_shares(state, exact=True)
+
+
+def bot_label(bot: Any) -> str:
     name = getattr(bot, "name", None)
     if isinstance(name, str):
         return name
     return getattr(bot, "__name__", type(bot).__name__)
 
 
+DEFAULT_BOT = "light"
+"""Who plays the rest of the game by default: each game's light playout policy (its
+``playout.LightBot``), the fastest bot that plays sensibly (about 100 to 200 games a second on
+one core, where a greedy bot plays 5 to 35 and a search bot one game in tens of seconds), so a
+first figure comes within a second and a narrow one within a minute."""
+
+
+def seat_bots(state: State, bots: Any) -> list[Any]:
+    """One bot per seat from ``bots``: None (the game's :data:`DEFAULT_BOT`), a name
+    (``"greedy"``, ``"mcts:200"``) or a bot for every seat, or a list of them, one per seat."""
+    n = state.num_players
+    if bots is None:
+        bots = DEFAULT_BOT if DEFAULT_BOT in state.game.bots() else "random"
+    seated = list(bots) if isinstance(bots, (list, tuple)) else [bots] * n
+    if len(seated) != n:
+        raise ValueError(f"{len(seated)} bots for {n} seats: give one bot, or one per seat")
+    return [state.game.bot(b) if isinstance(b, str) else b for b in seated]
+
+
+class FromPosition:
+    """The start of every game of an estimate: ``start(game_seed)`` is ``state`` drawn again
+    for ``viewer`` (:meth:`~coronas.engine.State.resample` with ``random.Random(game_seed)``),
+    or a copy without a viewer, with ``action`` applied if one is given. A module-level class,
+    so that worker processes can receive it."""
+
+    def __init__(self, state: State, viewer: int | None = None, action: Any = None):
+        self.state, self.viewer, self.action = state, viewer, action
+
+    def __call__(self, game_seed: int) -> State:
+        import random
+
+        if self.viewer is None:
+            start = self.state.clone()
+        else:
+            start = self.state.resample(self.viewer, random.Random(game_seed))
+        if self.action is not None:
+            start.apply(self.action)
+        return start
+
+
+class Budget:
+    """When to stop: ``games`` played, every half-width at most ``precision``, or ``time``
+    seconds gone (with none of them: 0.02 or 30 s)."""
+
+    def __init__(self, games: int | None, precision: float | None, time: float | None):
+        import time as clock
+
+        if games is not None and (
+            isinstance(games, bool) or not isinstance(games, int) or games < 1
+        ):
+            raise ValueError(f"games must be a whole number of at least 1, got {games!r}")
+        if precision is not None and not 0 < precision < 1:
+            raise ValueError(f"precision is a half-width between 0 and 1, got {precision!r}")
+        if time is not None and not time > 0:
+            raise ValueError(f"time is a number of seconds above 0, got {time!r}")
+        if games is None and precision is None and time is None:
+            precision, time = 0.02, 30.0
+        self.games, self.precision, self.time = games, precision, time
+        self.clock = clock.monotonic
+        self.started = clock.monotonic()
+
+    def next_batch(self, played: int, batch: int) -> int:
+        return batch if self.games is None else min(batch, self.games - played)
+
+    def done(self, played: int, half_width: float | None) -> bool:
+        if self.games is not None and played >= self.games:
+            return True
+        if self.precision is not None and half_width is not None and half_width <= self.precision:
+            return True
+        return self.time is not None and self.clock() - self.started >= self.time
+
+
+class Games:
+    """Seeded games from a position, in batches, on any executor: the tasks are drawn once
+    from ``seed`` and every start (one per action compared) plays the same tasks, so that
+    actions are compared on common random numbers."""
+
+    def __init__(
+        self,
+        bots: Sequence[Any],
+        seed: int | None,
+        executor: Any,
+        jobs: int,
+        max_steps: int,
+    ):
+        import random
+
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+            raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        seats = tuple(range(len(bots)))
+        self.tasks = draw_tasks(seed, 10**12, lambda i: seats)
+        self.bots = tuple(bots)
+        self.max_steps = max_steps
+        self.executor = executor
+        self.jobs = jobs
+        self._pool: Any = None
+
+    def __enter__(self) -> Games:
+        if self.executor is None and self.jobs > 1:
+            import concurrent.futures
+
+            from coronas.runner import _quiet_worker
+
+            self._pool = self.executor = concurrent.futures.ProcessPoolExecutor(
+                self.jobs, initializer=_quiet_worker
+            )
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+    def draw(self, n: int) -> list[Task]:
+        return [next(self.tasks) for _ in range(n)]
+
+    def play(self, start: FromPosition, tasks: list[Task]) -> tuple[list[Fraction], int, int]:
+        """Each seat's total win share over the games of ``tasks`` from ``start``, the
+        games that ended and those that did not (the step cap, an error)."""
+        match = Match(start, self.bots, self.max_steps)
+        chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
+        records = run(match, tasks, executor=self.executor, chunk_size=chunk)
+        totals = [Fraction(0)] * len(self.bots)
+        ended = 0
+        for r in records:
+            if r.finished:
+                ended += 1
+                for p, share in enumerate(shares(r.winners, len(self.bots), exact=True)):
+                    totals[p] += share
+        return totals, ended, len(records) - ended
+
+
+def view_of(state: State, viewer: int | None) -> str:
+    names = [state.player_name(p) for p in range(state.num_players)]
+    if viewer is None:
+        secrets = type(state).resample is not State.resample
+        return "full information (every hidden card seen)" if secrets else "open position"
+    if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < len(names):
+        raise ValueError(f"viewer must be a seat from 0 to {len(names) - 1}, got {viewer!r}")
+    return f"from {names[viewer]}'s view"
+
+
+def exact_allowed(state: State, viewer: int | None) -> bool:
+    """An exact walk sees the true position: not for a viewer in a game with secrets."""
+    return viewer is None or type(state).resample is State.resample
+
+
 def win_chances(
     state: State,
-    bots: Any,
+    bots: Any = None,
     *,
     games: int | None = None,
     precision: float | None = None,
@@ -246,92 +393,73 @@ def win_chances(
     seed: int | None = 0,
     exact: bool = True,
     viewer: int | None = None,
-    max_steps: int = 100_000,
+    executor: Any = None,
+    jobs: int = 1,
+    max_steps: int = DEFAULT_MAX_STEPS,
     batch: int = 20,
     on_update: Any = None,
     progress: bool = False,
 ) -> WinChances:
     """Each seat's chance of winning from ``state`` when ``bots`` play the rest of the game.
 
-    ``bots`` is one bot for every seat or one per seat. With ``exact`` (the default) the
-    exact answer is returned where it can be had (:func:`exact_win_chances`); otherwise the
-    games are played out, ``batch`` at a time, until ``games`` have been played, every
-    interval's half-width is at most ``precision``, or ``time`` seconds have passed, whichever
-    comes first (with none of the three: 0.02 or 30 s). ``on_update(chances)`` is called
-    after each batch with the figures so far. ``seed`` fixes the games: the same seed plays
-    the same games in the same order, so a run stopped by time equals the first games of a
-    longer one.
+    ``bots`` is None (every seat played by the game's light playout policy,
+    :data:`DEFAULT_BOT`), a bot or a bot's name for every seat (``"greedy"``), or one per
+    seat. With ``exact`` (the default) the exact answer is returned where it can be had
+    (:func:`exact_win_chances`: every bot states its mixed strategy and the rest of the game
+    can be walked or solved as a chain). Otherwise the games are played out, ``batch`` at a
+    time, until ``games`` have been played, every interval's half-width is at most
+    ``precision``, or ``time`` seconds have passed, whichever comes first (with none of the
+    three: 0.02 or 30 s). ``on_update(chances)`` is called after each batch with the figures
+    so far; ``progress`` shows a tqdm bar.
 
-    ``viewer=p`` starts each game from ``state.resample(p, rng)``, a position drawn from what
+    The games go through :func:`coronas.runner.run`: on ``executor`` (any
+    :class:`concurrent.futures.Executor`, a dask client's included) or a process pool of
+    ``jobs`` workers. ``seed`` fixes them: each game has its own seeds, drawn in order, so the
+    same seed gives the same figures on any executor, and a run stopped by time equals the
+    first games of a longer one (None: a seed from the operating system).
+
+    ``viewer=p`` starts each game from ``state.resample(p, ...)``, a position drawn from what
     seat ``p`` has seen; without a viewer the true position is used (the figure an analyst may
-    see, labelled "full information").
+    see, labelled "full information" in a game with hidden cards).
     """
-    import random
-    import time as clock
-
     n = state.num_players
-    seated = list(bots) if isinstance(bots, (list, tuple)) else [bots] * n
-    if len(seated) != n:
-        raise ValueError(f"{len(seated)} bots for {n} seats: give one bot, or one per seat")
+    seated = seat_bots(state, bots)
     names = [state.player_name(p) for p in range(n)]
-    assumption = _describe_bots(names, [_bot_label(b) for b in seated])
-    if viewer is None:
-        view = "full information (every hidden card seen)"
-    else:
-        if not 0 <= viewer < n:
-            raise ValueError(f"viewer must be a seat from 0 to {n - 1}, got {viewer!r}")
-        view = f"from {names[viewer]}'s view"
+    assumption = describe_bots(names, [bot_label(b) for b in seated])
+    view = view_of(state, viewer)
     if state.is_terminal():
-        return exact_chances(names, win_shares(state), assumption, view)
-    secrets = type(state).resample is not State.resample
-    if exact and (viewer is None or not secrets):  # an exact walk sees the true position
+        return exact_chances(names, win_shares(state, exact=True), assumption, view)
+    if exact and exact_allowed(state, viewer):
         chances = exact_win_chances(state, seated)
         if chances is not None:
             return exact_chances(names, chances, assumption, view)
-    if games is None and precision is None and time is None:
-        precision, time = 0.02, 30.0
-    if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
-        raise ValueError(f"games must be a whole number of at least 1, got {games!r}")
-
-    master = random.Random(seed)
+    budget = Budget(games, precision, time)
+    start = FromPosition(state, viewer)
     totals = [Fraction(0)] * n
     played = unfinished = 0
-    started = clock.monotonic()
+    result: WinChances | None = None
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=games, desc="games from here", unit="game")
-    from coronas.engine.search import play
-
-    result: WinChances | None = None
     try:
-        while True:
-            size = batch if games is None else min(batch, games - played - unfinished)
-            for _ in range(size):
-                rng = random.Random(master.getrandbits(63))
-                start = state.resample(viewer, rng) if viewer is not None else state.clone()
-                try:
-                    play(start, seated, rng, max_steps=max_steps)
-                except RuntimeError:
-                    unfinished += 1
-                    continue
-                for p, share in enumerate(win_shares(start)):
-                    totals[p] += share
-                played += 1
-            if bar is not None:
-                bar.update(size)
-            if played:
-                result = from_counts(names, totals, played, assumption, view, unfinished)
-                if on_update is not None:
-                    on_update(result)
-            done = games is not None and played + unfinished >= games
-            if precision is not None and result is not None:
-                done = done or result.half_width <= precision
-            if time is not None:
-                done = done or clock.monotonic() - started >= time
-            if done:
-                break
+        with Games(seated, seed, executor, jobs, max_steps) as runs:
+            size = batch * max(1, jobs)
+            while True:
+                tasks = runs.draw(budget.next_batch(played + unfinished, size))
+                got, ended, lost = runs.play(start, tasks)
+                totals = [t + g for t, g in zip(totals, got, strict=True)]
+                played += ended
+                unfinished += lost
+                if bar is not None:
+                    bar.update(len(tasks))
+                if played:
+                    result = from_counts(names, totals, played, assumption, view, unfinished)
+                    if on_update is not None:
+                        on_update(result)
+                if budget.done(played + unfinished, result.half_width if result else None):
+                    break
     finally:
         if bar is not None:
             bar.close()

@@ -102,3 +102,90 @@ def test_an_estimate_of_the_race_holds_the_exact_answer():
     exact = win_chances(state, RandomBot())
     assert exact.exact and exact.chances == (Fraction(6, 11), Fraction(5, 11))
     assert "6/11 (54.5%)" in str(exact)
+
+
+# -- the default bot, executors, and which move --------------------------------------------------
+def duel_start():
+    from tests.test_simulate import DuelGame
+
+    return DuelGame().new_initial_state()
+
+
+def test_the_duel_ranked_exactly_by_hand():
+    # Seat 0 rolls a d6 or takes a sure 3; seat 1 then does either at random (1/2 each).
+    # Take 3: seat 1 takes 3 too (a tie, 1/2 a win) or rolls (seat 0 wins on 1-2: 1/3, ties on
+    # 3: 1/6), so 1/2 * 1/2 + 1/2 * (1/3 + 1/12) = 11/24. Roll: against a sure 3, 1/2 + 1/12
+    # = 7/12; against a roll, 1/2 by symmetry: 1/2 * 7/12 + 1/2 * 1/2 = 13/24.
+    from coronas.moves import rank_actions
+
+    ranking = rank_actions(duel_start(), RandomBot())
+    assert ranking.exact
+    assert [(r["label"], r["chance"], r["best"]) for r in ranking.rows] == [
+        ("roll the die", Fraction(13, 24), True),
+        ("take a sure 3", Fraction(11, 24), False),
+    ]
+    assert "13/24" in str(ranking) and "best" in ranking._repr_html_()
+
+
+def test_the_duel_estimated_on_common_random_numbers():
+    state = duel_start()
+    ranking = state.rank_actions(RandomBot(), games=600, seed=2, exact=False)
+    assert not ranking.exact and ranking.games == 600
+    exact = {"roll the die": 13 / 24, "take a sure 3": 11 / 24}
+    for row in ranking.rows:
+        assert row["low"] <= exact[row["label"]] <= row["high"], row
+    assert ranking.rows[0]["label"] == "roll the die"
+    # seeded: the same figures again, on one process or two
+    again = state.rank_actions(RandomBot(), games=600, seed=2, exact=False, jobs=2)
+    assert [r["chance"] for r in again.rows] == [r["chance"] for r in ranking.rows]
+
+
+def test_close_moves_are_marked_too_close_to_call():
+    ranking = duel_start().rank_actions(RandomBot(), games=40, seed=1, exact=False)
+    # 40 games an action: intervals about 30 points wide, so 13/24 and 11/24 overlap
+    assert ranking.rows[1]["too_close"] and "too close to call" in str(ranking)
+
+
+def test_ranking_needs_a_decision():
+    import pytest
+
+    state = duel_start()
+    state.apply(state.legal_actions()[0])  # seat 0 rolls: a chance node
+    with pytest.raises(ValueError, match="needs a decision"):
+        state.rank_actions()
+
+
+def test_bots_by_name_the_default_bot_and_two_workers():
+    from coronas.batalla import Game
+
+    state = Game(seed=3, position={"gems_won": [2, 2]}).new_initial_state()
+    import random
+
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply(state.sample_chance(rng))
+    light = state.win_chances(games=60, seed=4)
+    assert light.assumption == "every seat plays like light" and light.view == "open position"
+    assert state.win_chances("light", games=60, seed=4) == light
+    assert state.win_chances(games=60, seed=4, jobs=2) == light
+    greedy = state.win_chances(["greedy", "random"], games=20, seed=4)
+    assert greedy.assumption == "player 1 plays like greedy, player 2 like random"
+    narrow = state.win_chances(precision=0.1, seed=4)
+    assert narrow.half_width <= 0.1 and narrow.games % 20 == 0
+
+
+def test_bad_budgets_are_refused():
+    import pytest
+
+    state = duel_start()
+    for kwargs, words in (
+        ({"games": 0}, "games must be"),
+        ({"precision": 2}, "precision is a half-width"),
+        ({"time": -1}, "time is a number of seconds"),
+        ({"jobs": 0}, "jobs must be"),
+        ({"viewer": 5}, "viewer must be a seat"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            state.win_chances(RandomBot(), exact=False, **kwargs)
+    with pytest.raises(ValueError, match="unknown bot 'gredy'"):
+        state.win_chances("gredy")

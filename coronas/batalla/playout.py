@@ -42,7 +42,7 @@ from coronas.batalla.actions import (
 )
 from coronas.batalla.odds import gem_probability
 from coronas.batalla.rules import CHURCH_SQUARES, Rules
-from coronas.engine.evaluation import logistic_shares, terminal_shares
+from coronas.engine.evaluation import logistic_shares, win_shares
 
 if TYPE_CHECKING:
     from coronas.batalla.state import BatallaState
@@ -68,7 +68,7 @@ def evaluate(state: BatallaState) -> tuple[float, float]:
     lead of one gem gives about 88%. At the end of the game: 1 to the winner.
     """
     if state.is_terminal():
-        return terminal_shares(state)
+        return win_shares(state)
     strengths = [
         state.gems_won[p]
         + 0.1 * (state.swords[p] - state.shields[1 - p] + state.shields[p] + state.dragon[p])

@@ -22,7 +22,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
-from coronas.engine.evaluation import logistic_shares, terminal_shares
+from coronas.engine.evaluation import logistic_shares, win_shares
 
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
@@ -50,7 +50,7 @@ def evaluate(state: CarolusState) -> tuple[float, ...]:
     the fraction of the target still to build). At the end of the game: the exact shares.
     """
     if state.is_terminal():
-        return terminal_shares(state)
+        return win_shares(state)
     totals = state.castle_totals()
     control = state.control
     n = state.num_players

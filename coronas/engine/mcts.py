@@ -51,6 +51,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from coronas.engine.evaluation import win_shares
 from coronas.engine.search import RandomBot
 from coronas.engine.state import CHANCE, TERMINAL, State
 
@@ -130,13 +131,6 @@ class Node:
 
     def __repr__(self) -> str:
         return f"Node({self.action!r}, visits={self.visits})"
-
-
-def win_shares(state: State) -> tuple[float, ...]:
-    """A finished game's value for each seat: ``1/k`` to each of ``k`` winners, else 0."""
-    winners = state.winners()
-    share = 1.0 / len(winners)
-    return tuple(share if p in winners else 0.0 for p in range(state.num_players))
 
 
 class Search:

@@ -218,6 +218,23 @@ class State(journal.Journaled, abc.ABC):
             self._check(action)
         return self._odds(action)
 
+    def win_chances(self, bots: Any = None, **options: Any) -> Any:
+        """Each seat's chance of winning the game from here, with its 95% interval, the
+        games behind it and the assumption about the rest of the game; exact where the rest
+        can be walked (:func:`coronas.winchances.win_chances`, which takes ``games``,
+        ``precision``, ``time``, ``seed``, ``exact``, ``viewer``, ``executor``, ``jobs``)."""
+        from coronas.winchances import win_chances
+
+        return win_chances(self, bots, **options)
+
+    def rank_actions(self, bots: Any = None, **options: Any) -> Any:
+        """Every legal action of the seat to move with its chance of winning the game after
+        it, the best marked and those too close to call (:func:`coronas.moves.rank_actions`:
+        the same options as :meth:`win_chances`; the view is the mover's)."""
+        from coronas.moves import rank_actions
+
+        return rank_actions(self, bots, **options)
+
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON-ready data.
 

@@ -29,7 +29,7 @@ from typing import Any
 import networkx as nx
 
 from coronas.dice import exact_fractions
-from coronas.engine.evaluation import logistic_shares, terminal_shares
+from coronas.engine.evaluation import logistic_shares, win_shares
 from coronas.hierro import actions, odds
 from coronas.hierro.rules import DIE_COLOURS, Rules, card_kind
 from coronas.hierro.state import MAGYARS, ROME, SARACENS, BoardInfo, HierroState
@@ -52,7 +52,7 @@ def evaluate(state: HierroState) -> tuple[float, ...]:
     At the end of the game: the exact shares of the winners.
     """
     if state.is_terminal():
-        return terminal_shares(state)
+        return win_shares(state)
     strengths = [
         row["total"] - row["loyalty"] + legit / 10
         for row, legit in zip(state.scores(), state.legit, strict=True)

@@ -163,3 +163,20 @@ def test_win_chances_from_a_seat_do_not_change_with_what_it_cannot_see():
     assert mine.games == 12 and not mine.exact and "view" in mine.view
     full = win_chances(s, RandomBot(), games=12, seed=7)
     assert full.view.startswith("full information")
+
+
+def test_ranking_moves_from_a_seat_does_not_change_with_what_it_cannot_see():
+    """rank_actions plays from the mover's own view by default: twins rank alike."""
+    s = played(3, 4, 260)
+    rng = random.Random(4)
+    while s.is_chance_node():
+        s.apply(s.sample_chance(rng))
+    p = s.current_player
+    t = twin(s, p, rng)
+    assert t != s
+    mine = s.rank_actions(games=4, seed=3)
+    theirs = t.rank_actions(games=4, seed=3)
+    assert mine.view == f"from {s.player_name(p)}'s view"
+    assert [(r["label"], r["chance"]) for r in mine.rows] == [
+        (r["label"], r["chance"]) for r in theirs.rows
+    ]

@@ -1,0 +1,203 @@
+"""Which move? Every legal action of the seat to move, ranked by its chance of winning the
+whole game after that action, with 95% intervals, the best marked and the actions too close to
+call marked as such.
+
+The games after each action are played out by :mod:`coronas.winchances`' machinery (the
+runner, any executor, a seat's view from resampled positions) on **common random numbers**:
+game ``i`` after one action and game ``i`` after another start from the same seeds, so the
+dice that follow are the same as far as the two games run alike, and the difference between
+two actions is measured more sharply than either figure alone. Where the rest of the game can
+be walked, every figure is exact. A dice action shows its own exact odds beside the game's
+(:meth:`State.odds <coronas.engine.State.odds>`): a roll likely to succeed is not always the
+move most likely to win.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any
+
+from coronas.engine.state import State
+from coronas.runner import DEFAULT_MAX_STEPS
+from coronas.simulate import wilson_interval
+from coronas.winchances import (
+    Budget,
+    FromPosition,
+    Games,
+    bot_label,
+    describe_bots,
+    exact_allowed,
+    exact_win_chances,
+    seat_bots,
+    view_of,
+)
+
+__all__ = ["ActionRanking", "rank_actions"]
+
+
+@dataclasses.dataclass(frozen=True)
+class ActionRanking:
+    """Every legal action of the seat to move with its chance of winning the game after it.
+
+    ``rows`` are dicts, best first: ``action``, ``label`` (in the game's words), ``chance``
+    (a Fraction: exact, or the share of the games won after the action), ``low``/``high``
+    (its 95% interval; the point itself when exact), ``games``, ``best`` (the highest
+    chance), ``too_close`` (its interval overlaps the best's: too close to call) and ``odds``
+    (the action's own exact dice odds, :meth:`State.odds <coronas.engine.State.odds>`, for
+    a dice action; else None). Every action was played out on the same games (common random
+    numbers), so the differences between them are measured more sharply than each figure.
+    """
+
+    player: str
+    rows: tuple[dict[str, Any], ...]
+    exact: bool
+    assumption: str
+    view: str
+    games: int
+
+    def basis(self) -> str:
+        how = "exact" if self.exact else f"{self.games} games an action, 95% intervals"
+        return f"{how}; {self.assumption}; {self.view}"
+
+    def _cells(self, row: dict[str, Any]) -> tuple[str, str, str]:
+        chance = float(row["chance"])
+        if self.exact:
+            figure, interval = f"{row['chance']} ({chance:.1%})", "exact"
+        else:
+            figure, interval = f"{chance:.1%}", f"{row['low']:.1%} - {row['high']:.1%}"
+        mark = "best" if row["best"] else "too close to call" if row["too_close"] else ""
+        return figure, interval, mark
+
+    def __str__(self) -> str:
+        lines = [f"{self.player}'s moves by the chance of winning the game [{self.basis()}]"]
+        for row in self.rows:
+            figure, interval, mark = self._cells(row)
+            odds = f"; roll: {row['odds'].success}" if row["odds"] is not None else ""
+            lines.append(f"{figure:>16}  {interval:>15}  {mark:<18}{row['label']}{odds}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        body = []
+        for row in self.rows:
+            figure, interval, mark = self._cells(row)
+            odds = row["odds"]
+            dice = "" if odds is None else escape(f"{odds.success} to {odds.aim}")
+            body.append(
+                f"<tr><td>{escape(row['label'])}</td><td>{figure}</td><td>{interval}</td>"
+                f"<td>{escape(mark)}</td><td>{dice}</td></tr>"
+            )
+        return (
+            f"<table><caption>{escape(self.player)}'s moves by the chance of winning the game"
+            "</caption><tr><th>move</th><th>chance to win the game</th><th>95% interval</th>"
+            f"<th></th><th>the roll's own odds</th></tr>{''.join(body)}</table>"
+            f"<p>{escape(self.basis())}</p>"
+        )
+
+    def to_pandas(self) -> Any:
+        """The rows as a pandas DataFrame (needs pandas, the ``analysis`` extra)."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            [{**r, "action": str(r["action"]), "chance": float(r["chance"])} for r in self.rows]
+        )
+
+
+def _dice_odds(state: State, action: Any) -> Any:
+    try:
+        return state.odds(action)
+    except Exception:  # a game without odds for this position: no dice figure to show
+        return None
+
+
+def rank_actions(
+    state: State,
+    bots: Any = None,
+    *,
+    games: int | None = None,
+    precision: float | None = None,
+    time: float | None = None,
+    seed: int | None = 0,
+    exact: bool = True,
+    viewer: int | None = None,
+    executor: Any = None,
+    jobs: int = 1,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    batch: int = 20,
+    on_update: Any = None,
+) -> ActionRanking:
+    """Every legal action of the seat to move, ranked by the mover's chance of winning the
+    game after it, with 95% intervals, the best marked and those whose interval overlaps the
+    best's marked too close to call.
+
+    The arguments are :func:`win_chances`' (``games`` and ``precision`` per action: the
+    actions are played out batch by batch, every action on the same seeded games, until each
+    has ``games`` games, every half-width is at most ``precision`` or ``time`` is up).
+    ``viewer`` defaults to the seat to move: a player asks from their own view.
+    ``on_update(ranking)`` is called after each batch. Exact where every action's rest of the
+    game can be walked or solved.
+    """
+    mover = state.current_player
+    if mover < 0:
+        raise ValueError("rank_actions needs a decision: this state is a chance node or over")
+    seated = seat_bots(state, bots)
+    if viewer is None and type(state).resample is not State.resample:
+        viewer = mover
+    view = view_of(state, viewer)
+    names = [state.player_name(p) for p in range(state.num_players)]
+    assumption = describe_bots(names, [bot_label(b) for b in seated])
+    actions = list(state.legal_actions())
+
+    def ranking(chances: list[Fraction], lows: list[float], highs: list[float], n: int) -> Any:
+        order = sorted(range(len(actions)), key=lambda i: -chances[i])
+        top = order[0]
+        rows = tuple(
+            {
+                "action": actions[i],
+                "label": state.describe(actions[i]),
+                "chance": chances[i],
+                "low": lows[i],
+                "high": highs[i],
+                "games": n,
+                "best": i == top,
+                "too_close": i != top and highs[i] >= lows[top],
+                "odds": _dice_odds(state, actions[i]),
+            }
+            for i in order
+        )
+        return ActionRanking(names[mover], rows, n == 0, assumption, view, n)
+
+    if exact and exact_allowed(state, viewer):
+        found = [exact_win_chances(state.child(a), seated) for a in actions]
+        if all(f is not None for f in found):
+            chances = [f[mover] for f in found]  # type: ignore[index]
+            points = [float(c) for c in chances]
+            return ranking(chances, points, points, 0)
+    budget = Budget(games, precision, time)
+    totals = [Fraction(0)] * len(actions)
+    played = [0] * len(actions)
+    result = None
+    with Games(seated, seed, executor, jobs, max_steps) as runs:
+        size = batch * max(1, jobs)
+        while True:
+            tasks = runs.draw(budget.next_batch(min(played), size))
+            for i, action in enumerate(actions):
+                got, ended, _ = runs.play(FromPosition(state, viewer, action), tasks)
+                totals[i] += got[mover]
+                played[i] += ended
+            if min(played) == 0:
+                raise RuntimeError(f"no game ended within {max_steps} steps after some action")
+            intervals = [wilson_interval(float(t), n) for t, n in zip(totals, played, strict=True)]
+            result = ranking(
+                [t / n for t, n in zip(totals, played, strict=True)],
+                [lo for lo, _ in intervals],
+                [hi for _, hi in intervals],
+                min(played),
+            )
+            if on_update is not None:
+                on_update(result)
+            widest = max((hi - lo) / 2 for lo, hi in intervals)
+            if budget.done(min(played), widest):
+                return result
