@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -241,3 +242,71 @@ def test_the_readme_pair_of_play_and_advise_shows_moves_with_odds(capsys, tmp_pa
     assert "Game over" not in out
     # an action with dice, and its exact chance: "...: 19/27 (70.37%) to win the support of ..."
     assert any(line.startswith("  ") and "%) to " in line for line in out.splitlines()), out
+
+
+# -- who wins from here ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_win_chances_give_every_seat_an_interval_and_rank_the_moves(capsys, tmp_path, name):
+    state = played(name, 40, seed=2)
+    path = saved(tmp_path, state)
+    options = ["--win-chances", "--games", "10", "--seed", "3", "--time", "600"]
+    status, out, err = run(capsys, "advise", path, *options)
+    assert status == 0, err
+    chances = out.split("who wins from here: ")[1].splitlines()[0]
+    for p in range(state.num_players):
+        assert f"{state.player_name(p)} " in chances and "%-" in chances, chances
+    assert "10 games, 95% intervals; every seat plays like light" in chances
+    assert "moves by the chance of winning the game [10 games an action" in out
+    assert out.count("best ") == 1
+    data = json.loads(run(capsys, "advise", path, *options, "--json")[1])
+    seats = data["win_chances"]["seats"]
+    assert len(seats) == state.num_players
+    # the shares of the games won add up to 1, each inside its own interval
+    assert sum(Fraction(s["chance"]["fraction"]) for s in seats) == 1
+    assert all(s["low"] <= s["chance"]["float"] <= s["high"] for s in seats)
+    moves = data["ranking"]["actions"]
+    assert len(moves) == len(state.legal_actions())
+    assert [m["best"] for m in moves].count(True) == 1 and moves[0]["best"]
+
+
+def test_win_chances_from_a_seat_say_whose_view(capsys, tmp_path):
+    path = saved(tmp_path, played("hierro", 60, seed=4))
+    status, out, err = run(capsys, "advise", path, "--win-chances", "--games", "8", "--viewer", "1")
+    assert status == 0, err
+    assert "from green's view" in out
+    status, out, err = run(capsys, "advise", path, "--win-chances", "--games", "8")
+    assert "full information (every hidden card seen)" in out
+
+
+def test_win_chances_at_the_end_are_exact(capsys, tmp_path):
+    state = played("batalla", 10, seed=1)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply(
+            state.sample_chance(rng) if state.is_chance_node() else RandomBot().choose(state, rng)
+        )
+    data = json.loads(run(capsys, "advise", saved(tmp_path, state), "--win-chances", "--json")[1])
+    assert data["win_chances"]["exact"] and data["ranking"] is None
+    winner = state.winners()[0]
+    assert [s["chance"]["fraction"] for s in data["win_chances"]["seats"]] == [
+        "1" if p == winner else "0" for p in range(2)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--games", "10"], "--games go with --win-chances"),
+        (["--win-chances", "--viewer", "5"], "--viewer 5: the seats are 0 to 1"),
+        (["--win-chances", "--bots", "gredy"], "did you mean 'greedy'"),
+        (["--win-chances", "--time", "0"], "--time: expected seconds above 0"),
+        (["--win-chances", "--precision", "0.7"], "--precision: expected a half-width"),
+        (["--win-chances", "--games", "0"], "--games"),
+    ],
+)
+def test_win_chances_refuse_bad_options_on_one_line(capsys, tmp_path, argv, words):
+    path = saved(tmp_path, played("batalla", 20))
+    status, _, err = run(capsys, "advise", path, *argv)
+    one_line_error(status, err, 2, words)

@@ -7,6 +7,12 @@ move grouped by kind as the stepper groups them, each dice action with its exact
 success; at a reroll decision, the chance of each choice, the best marked; at a chance node,
 the odds of the roll being made and its possible outcomes. ``--json`` gives the same as data,
 each probability as ``{"fraction": "19/27", "float": 0.7037...}``.
+
+``--win-chances`` adds who is likely to win the whole game from the position: each seat's
+chance with its 95% interval, the number of games behind it and how the rest of the game is
+assumed to be played, exact where it can be walked; at a decision, every legal action of the
+player to move ranked by its chance of winning the game (:mod:`coronas.winchances`,
+:mod:`coronas.moves`). By default the games take about ``--time 10`` seconds in all.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from coronas.cli._base import count, fmt
+from coronas.cli._base import CommandError, count, cpu_count, fmt, whole
 from coronas.formatting import score_text
 
 __all__ = ["MAX_OUTCOMES_SHOWN", "add_parser", "advice", "run"]
@@ -138,13 +144,121 @@ def _text(data: dict[str, Any], board: bool) -> str:
     return "\n".join(lines)
 
 
+def _chances_record(chances: Any) -> dict[str, Any]:
+    from coronas.widgets.stepper.odds import exact_record
+
+    return {
+        "exact": chances.exact,
+        "games": chances.games,
+        "unfinished": chances.unfinished,
+        "assumption": chances.assumption,
+        "view": chances.view,
+        "seats": [
+            {
+                "player": name,
+                "chance": exact_record(chances.chances[p]),
+                "low": chances.low[p],
+                "high": chances.high[p],
+            }
+            for p, name in enumerate(chances.names)
+        ],
+        "text": str(chances),
+    }
+
+
+def _ranking_record(ranking: Any) -> dict[str, Any]:
+    from coronas.widgets.stepper.odds import exact_record, odds_record
+
+    return {
+        "player": ranking.player,
+        "exact": ranking.exact,
+        "games": ranking.games,
+        "assumption": ranking.assumption,
+        "view": ranking.view,
+        "actions": [
+            {
+                "action": r["label"],
+                "chance": exact_record(r["chance"]),
+                "low": r["low"],
+                "high": r["high"],
+                "best": r["best"],
+                "too_close": r["too_close"],
+                "odds": odds_record(r["odds"]),
+            }
+            for r in ranking.rows
+        ],
+        "text": str(ranking),
+    }
+
+
+def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """``--win-chances``: the seats' chances and, at a decision, the ranking of the moves,
+    as JSON-ready data. The time is shared: half for the chances, half for the ranking."""
+    if args.viewer is not None and not 0 <= args.viewer < state.num_players:
+        raise CommandError(
+            f"--viewer {args.viewer}: the seats are 0 to {state.num_players - 1} "
+            f"({', '.join(state.player_name(p) for p in range(state.num_players))})"
+        )
+    bots = None
+    if args.bots:
+        try:
+            bots = [state.game.bot(name.strip()) for name in args.bots.split(",")]
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        bots = bots[0] if len(bots) == 1 else bots
+    deciding = state.current_player >= 0 and len(state.legal_actions()) > 1
+    share = 2 if deciding else 1
+    precision = 0.01 if args.precision is None else args.precision
+    budget = {"games": args.games, "precision": precision, "time": args.time / share}
+    options = dict(seed=args.seed, jobs=args.jobs, viewer=args.viewer, **budget)
+    try:
+        chances = state.win_chances(bots, **options)
+        ranking = state.rank_actions(bots, **options) if deciding else None
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    return {
+        "win_chances": _chances_record(chances),
+        "ranking": None if ranking is None else _ranking_record(ranking),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     from coronas.engine import load_game
 
     state = load_game(Path(args.file))
     data = advice(state)
-    print(json.dumps(data, indent=2) if args.json else _text(data, args.board))
+    if args.win_chances:
+        data.update(game_chances(state, args))
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    text = _text(data, args.board)
+    if args.win_chances:
+        text += "\n\nwho wins from here: " + data["win_chances"]["text"]
+        if data["ranking"] is not None:
+            text += "\n\n" + data["ranking"]["text"]
+    print(text)
     return 0
+
+
+def check(args: argparse.Namespace) -> None:
+    chance_options = ("bots", "games", "precision", "viewer")
+    used = [f"--{o}" for o in chance_options if getattr(args, o) is not None]
+    if used and not args.win_chances:
+        raise CommandError(f"{' '.join(used)} go with --win-chances")
+    if args.precision is not None and not 0 < args.precision < 0.5:
+        raise CommandError(
+            f"--precision: expected a half-width above 0 and below 0.5, got {args.precision}"
+        )
+    if not 0 < args.time <= 3600:
+        raise CommandError(f"--time: expected seconds above 0 and at most 3600, got {args.time:g}")
+
+
+def _seconds(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
 
 
 def add_parser(sub: Any) -> None:
@@ -160,4 +274,48 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help='print the answer as JSON (probabilities as {"fraction": "19/27", "float": ...})',
     )
-    p.set_defaults(func=run, _parser=p)
+    chances = p.add_argument_group("who wins from here")
+    chances.add_argument(
+        "--win-chances",
+        action="store_true",
+        help="each seat's chance of winning the game from here, with its 95%% interval, and "
+        "every move ranked by it",
+    )
+    chances.add_argument(
+        "--bots",
+        help="who plays the rest of the game: one bot for all seats or one per seat, "
+        "comma-separated (default: light, the game's fast playout policy)",
+    )
+    chances.add_argument(
+        "--games", type=whole(1, 10**6), help="games to play out (an action's, in the ranking)"
+    )
+    chances.add_argument(
+        "--precision",
+        type=_seconds,
+        metavar="HALF_WIDTH",
+        help="stop when every 95%% interval is at most this wide on each side (e.g. 0.01)",
+    )
+    chances.add_argument(
+        "--time",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="stop after about this many seconds in all (default 10)",
+    )
+    chances.add_argument(
+        "--seed", type=whole(0, 2**63 - 1), default=0, help="seed of the games (default 0)"
+    )
+    chances.add_argument(
+        "--viewer",
+        type=whole(0, 9),
+        metavar="SEAT",
+        help="play out from what this seat (0 moves first) has seen, never from the others' "
+        "hidden cards (default: the whole position, an analyst's view)",
+    )
+    chances.add_argument(
+        "--jobs",
+        type=whole(1, cpu_count),
+        default=1,
+        help="worker processes (default 1: this process)",
+    )
+    p.set_defaults(func=run, check=check, _parser=p)
