@@ -20,7 +20,6 @@ from typing import Any
 
 from coronas.engine.state import State
 from coronas.runner import DEFAULT_MAX_STEPS
-from coronas.simulate import wilson_interval
 from coronas.winchances import (
     Budget,
     FromPosition,
@@ -30,6 +29,7 @@ from coronas.winchances import (
     exact_allowed,
     exact_win_chances,
     seat_bots,
+    share_interval,
     view_of,
 )
 
@@ -177,6 +177,7 @@ def rank_actions(
             return ranking(chances, points, points, 0)
     budget = Budget(games, precision, time)
     totals = [Fraction(0)] * len(actions)
+    squares = [Fraction(0)] * len(actions)
     played = [0] * len(actions)
     result = None
     with Games(seated, seed, executor, jobs, max_steps) as runs:
@@ -184,12 +185,16 @@ def rank_actions(
         while True:
             tasks = runs.draw(budget.next_batch(min(played), size))
             for i, action in enumerate(actions):
-                got, ended, _ = runs.play(FromPosition(state, viewer, action), tasks)
+                got, sq, ended, _ = runs.play(FromPosition(state, viewer, action), tasks)
                 totals[i] += got[mover]
+                squares[i] += sq[mover]
                 played[i] += ended
             if min(played) == 0:
                 raise RuntimeError(f"no game ended within {max_steps} steps after some action")
-            intervals = [wilson_interval(float(t), n) for t, n in zip(totals, played, strict=True)]
+            intervals = [
+                share_interval(float(t), float(q), n)
+                for t, q, n in zip(totals, squares, played, strict=True)
+            ]
             result = ranking(
                 [t / n for t, n in zip(totals, played, strict=True)],
                 [lo for lo, _ in intervals],

@@ -129,6 +129,30 @@ class WinChances:
         return ax.figure
 
 
+def share_interval(total: float, squares: float, games: int) -> tuple[float, float]:
+    """The 95% interval of a seat's chance from its ``total`` share of ``games`` games won and
+    the sum of the squares of its shares (``squares``: equal to ``total`` when no game was
+    shared).
+
+    A share is 1, 0, or 1/k of a shared win, so it varies less than a plain win or loss: the
+    Wilson score interval is taken with the *effective* number of games, ``n p(1 - p) / s²``
+    (Kish's design effect, ``s²`` the shares' variance), which is ``n`` itself when no game
+    was shared and more when some were. Without that the interval is too wide where ties are
+    common (measured: 97.5% coverage instead of 95% at 6% of Carolus games shared).
+
+    >>> share_interval(20, 20, 40) == wilson_interval(20, 40)  # no game shared: plain Wilson
+    True
+    >>> lo, hi = share_interval(21, 19, 40)  # 4 of 40 games shared: narrower
+    >>> (hi - lo) < (share_interval(21, 21, 40)[1] - share_interval(21, 21, 40)[0])
+    True
+    """
+    p = total / games
+    spread = squares / games - p * p
+    bernoulli = p * (1 - p)
+    effective = games * bernoulli / spread if spread > 0 and bernoulli > 0 else games
+    return wilson_interval(p * effective, effective)
+
+
 def from_counts(
     names: Sequence[str],
     totals: Sequence[Fraction],
@@ -136,11 +160,16 @@ def from_counts(
     assumption: str,
     view: str,
     unfinished: int = 0,
+    squares: Sequence[Fraction] | None = None,
 ) -> WinChances:
     """An estimate from ``totals[p]`` (seat ``p``'s wins, shared ones counted 1/k) in
-    ``games`` finished games."""
+    ``games`` finished games; ``squares[p]`` sums the squares of its shares (by default
+    ``totals``: no game shared), for the interval (:func:`share_interval`)."""
     chances = tuple(Fraction(t) / games for t in totals)
-    intervals = [wilson_interval(float(t), games) for t in totals]  # shares: a proportion
+    squares = totals if squares is None else squares
+    intervals = [
+        share_interval(float(t), float(q), games) for t, q in zip(totals, squares, strict=True)
+    ]
     return WinChances(
         names=tuple(names),
         chances=chances,
@@ -352,20 +381,25 @@ class Games:
     def draw(self, n: int) -> list[Task]:
         return [next(self.tasks) for _ in range(n)]
 
-    def play(self, start: FromPosition, tasks: list[Task]) -> tuple[list[Fraction], int, int]:
-        """Each seat's total win share over the games of ``tasks`` from ``start``, the
-        games that ended and those that did not (the step cap, an error)."""
+    def play(
+        self, start: FromPosition, tasks: list[Task]
+    ) -> tuple[list[Fraction], list[Fraction], int, int]:
+        """Each seat's total win share over the games of ``tasks`` from ``start``, the sum of
+        the squares of its shares, the games that ended and those that did not (the step
+        cap, an error)."""
         match = Match(start, self.bots, self.max_steps)
         chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
         records = run(match, tasks, executor=self.executor, chunk_size=chunk)
         totals = [Fraction(0)] * len(self.bots)
+        squares = [Fraction(0)] * len(self.bots)
         ended = 0
         for r in records:
             if r.finished:
                 ended += 1
                 for p, share in enumerate(shares(r.winners, len(self.bots), exact=True)):
                     totals[p] += share
-        return totals, ended, len(records) - ended
+                    squares[p] += share * share
+        return totals, squares, ended, len(records) - ended
 
 
 def view_of(state: State, viewer: int | None) -> str:
@@ -436,6 +470,7 @@ def win_chances(
     budget = Budget(games, precision, time)
     start = FromPosition(state, viewer)
     totals = [Fraction(0)] * n
+    squares = [Fraction(0)] * n
     played = unfinished = 0
     result: WinChances | None = None
     bar = None
@@ -448,14 +483,17 @@ def win_chances(
             size = batch * max(1, jobs)
             while True:
                 tasks = runs.draw(budget.next_batch(played + unfinished, size))
-                got, ended, lost = runs.play(start, tasks)
+                got, sq, ended, lost = runs.play(start, tasks)
                 totals = [t + g for t, g in zip(totals, got, strict=True)]
+                squares = [q + g for q, g in zip(squares, sq, strict=True)]
                 played += ended
                 unfinished += lost
                 if bar is not None:
                     bar.update(len(tasks))
                 if played:
-                    result = from_counts(names, totals, played, assumption, view, unfinished)
+                    result = from_counts(
+                        names, totals, played, assumption, view, unfinished, squares
+                    )
                     if on_update is not None:
                         on_update(result)
                 if budget.done(played + unfinished, result.half_width if result else None):

@@ -189,3 +189,18 @@ def test_bad_budgets_are_refused():
             state.win_chances(RandomBot(), exact=False, **kwargs)
     with pytest.raises(ValueError, match="unknown bot 'gredy'"):
         state.win_chances("gredy")
+
+
+def test_shared_wins_count_as_more_effective_games():
+    # 40 games: 18 won, 18 lost, 4 shared. Shares: mean (18 + 2) / 40 = 1/2; mean square
+    # (18 + 4/4) / 40 = 19/40, so the variance is 19/40 - 1/4 = 9/40 against 1/4 for plain
+    # wins and losses: 40 * (1/4) / (9/40) = 44.4 effective games, Wilson's interval on them.
+    from coronas.simulate import wilson_interval
+    from coronas.winchances import share_interval
+
+    n_eff = 40 * Fraction(1, 4) / Fraction(9, 40)
+    assert n_eff == Fraction(400, 9)
+    lo, hi = share_interval(20, 19, 40)
+    expected = wilson_interval(float(n_eff) / 2, float(n_eff))
+    assert abs(lo - expected[0]) < 1e-12 and abs(hi - expected[1]) < 1e-12
+    assert hi - lo < wilson_interval(20, 40)[1] - wilson_interval(20, 40)[0]
