@@ -20,6 +20,7 @@ from typing import Any
 
 from coronas.engine.state import State
 from coronas.runner import DEFAULT_MAX_STEPS
+from coronas.simulate import Z95
 from coronas.winchances import (
     Budget,
     FromPosition,
@@ -33,7 +34,7 @@ from coronas.winchances import (
     view_of,
 )
 
-__all__ = ["ActionRanking", "rank_actions"]
+__all__ = ["ActionRanking", "paired_difference", "rank_actions"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,7 +44,9 @@ class ActionRanking:
     ``rows`` are dicts, best first: ``action``, ``label`` (in the game's words), ``chance``
     (a Fraction: exact, or the share of the games won after the action), ``low``/``high``
     (its 95% interval; the point itself when exact), ``games``, ``best`` (the highest
-    chance), ``too_close`` (its interval overlaps the best's: too close to call) and ``odds``
+    chance), ``too_close`` (too close to call: the 95% interval of its difference from the
+    best, measured on the same games, reaches 0), ``versus_best`` (that difference and its
+    interval, ``(mean, low, high)``; None when exact) and ``odds``
     (the action's own exact dice odds, :meth:`State.odds <coronas.engine.State.odds>`, for
     a dice action; else None). Every action was played out on the same games (common random
     numbers), so the differences between them are measured more sharply than each figure.
@@ -105,6 +108,29 @@ class ActionRanking:
         )
 
 
+def paired_difference(
+    mine: list[Fraction | None], best: list[Fraction | None]
+) -> tuple[float, float, float]:
+    """The mean difference of an action's shares from the best action's on the same games
+    (common random numbers), with its 95% interval: ``(mean, low, high)``. Games that did
+    not end after either action are left out. A normal interval on the paired differences:
+    the pairing removes the luck both games share, so it is narrower than the two actions'
+    intervals taken apart; with fewer than two pairs the interval is the widest, -1 to 1."""
+    import math
+
+    pairs = [
+        float(a - b) for a, b in zip(mine, best, strict=True) if a is not None and b is not None
+    ]
+    if len(pairs) < 2:
+        mean = sum(pairs) / len(pairs) if pairs else 0.0
+        return mean, -1.0, 1.0
+    n = len(pairs)
+    mean = sum(pairs) / n
+    var = sum((d - mean) ** 2 for d in pairs) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return mean, max(-1.0, mean - half), min(1.0, mean + half)
+
+
 def _dice_odds(state: State, action: Any) -> Any:
     try:
         return state.odds(action)
@@ -129,8 +155,8 @@ def rank_actions(
     on_update: Any = None,
 ) -> ActionRanking:
     """Every legal action of the seat to move, ranked by the mover's chance of winning the
-    game after it, with 95% intervals, the best marked and those whose interval overlaps the
-    best's marked too close to call.
+    game after it, with 95% intervals, the best marked and those that the games cannot tell
+    from the best marked too close to call (:func:`paired_difference`).
 
     The arguments are :func:`win_chances`' (``games`` and ``precision`` per action: the
     actions are played out batch by batch, every action on the same seeded games, until each
@@ -150,56 +176,73 @@ def rank_actions(
     assumption = describe_bots(names, [bot_label(b) for b in seated])
     actions = list(state.legal_actions())
 
-    def ranking(chances: list[Fraction], lows: list[float], highs: list[float], n: int) -> Any:
+    def ranking(
+        chances: list[Fraction],
+        lows: list[float],
+        highs: list[float],
+        n: int,
+        versus: list[tuple[float, float, float] | None],
+    ) -> ActionRanking:
         order = sorted(range(len(actions)), key=lambda i: -chances[i])
         top = order[0]
-        rows = tuple(
-            {
-                "action": actions[i],
-                "label": state.describe(actions[i]),
-                "chance": chances[i],
-                "low": lows[i],
-                "high": highs[i],
-                "games": n,
-                "best": i == top,
-                "too_close": i != top and highs[i] >= lows[top],
-                "odds": _dice_odds(state, actions[i]),
-            }
-            for i in order
-        )
-        return ActionRanking(names[mover], rows, n == 0, assumption, view, n)
+        rows = []
+        for i in order:
+            diff = versus[i]
+            # exact figures: only an equal chance; estimates: the paired interval of the
+            # difference from the best does not rule out "as good"
+            close = chances[i] == chances[top] if diff is None else diff[2] >= 0
+            rows.append(
+                {
+                    "action": actions[i],
+                    "label": state.describe(actions[i]),
+                    "chance": chances[i],
+                    "low": lows[i],
+                    "high": highs[i],
+                    "games": n,
+                    "best": i == top,
+                    "too_close": i != top and close,
+                    "versus_best": diff,
+                    "odds": _dice_odds(state, actions[i]),
+                }
+            )
+        return ActionRanking(names[mover], tuple(rows), n == 0, assumption, view, n)
 
     if exact and exact_allowed(state, viewer):
         found = [exact_win_chances(state.child(a), seated) for a in actions]
         if all(f is not None for f in found):
             chances = [f[mover] for f in found]  # type: ignore[index]
             points = [float(c) for c in chances]
-            return ranking(chances, points, points, 0)
+            return ranking(chances, points, points, 0, [None] * len(actions))
     budget = Budget(games, precision, time)
     totals = [Fraction(0)] * len(actions)
     squares = [Fraction(0)] * len(actions)
     played = [0] * len(actions)
+    per_game: list[list[Fraction | None]] = [[] for _ in actions]
     result = None
     with Games(seated, seed, executor, jobs, max_steps) as runs:
         size = batch * max(1, jobs)
         while True:
             tasks = runs.draw(budget.next_batch(min(played), size))
             for i, action in enumerate(actions):
-                got, sq, ended, _ = runs.play(FromPosition(state, viewer, action), tasks)
-                totals[i] += got[mover]
-                squares[i] += sq[mover]
-                played[i] += ended
+                got = runs.play(FromPosition(state, viewer, action), tasks)
+                totals[i] += got.totals[mover]
+                squares[i] += got.squares[mover]
+                played[i] += got.ended
+                per_game[i] += [None if g is None else g[mover] for g in got.per_game]
             if min(played) == 0:
                 raise RuntimeError(f"no game ended within {max_steps} steps after some action")
             intervals = [
                 share_interval(float(t), float(q), n)
                 for t, q, n in zip(totals, squares, played, strict=True)
             ]
+            chances = [t / n for t, n in zip(totals, played, strict=True)]
+            top = max(range(len(actions)), key=lambda i: chances[i])
             result = ranking(
-                [t / n for t, n in zip(totals, played, strict=True)],
+                chances,
                 [lo for lo, _ in intervals],
                 [hi for _, hi in intervals],
                 min(played),
+                [paired_difference(per_game[i], per_game[top]) for i in range(len(actions))],
             )
             if on_update is not None:
                 on_update(result)

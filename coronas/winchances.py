@@ -381,25 +381,38 @@ class Games:
     def draw(self, n: int) -> list[Task]:
         return [next(self.tasks) for _ in range(n)]
 
-    def play(
-        self, start: FromPosition, tasks: list[Task]
-    ) -> tuple[list[Fraction], list[Fraction], int, int]:
-        """Each seat's total win share over the games of ``tasks`` from ``start``, the sum of
-        the squares of its shares, the games that ended and those that did not (the step
-        cap, an error)."""
+    def play(self, start: FromPosition, tasks: list[Task]) -> Played:
+        """The games of ``tasks`` from ``start``, summed up (:class:`Played`)."""
         match = Match(start, self.bots, self.max_steps)
         chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
         records = run(match, tasks, executor=self.executor, chunk_size=chunk)
-        totals = [Fraction(0)] * len(self.bots)
-        squares = [Fraction(0)] * len(self.bots)
-        ended = 0
+        n = len(self.bots)
+        got = Played([Fraction(0)] * n, [Fraction(0)] * n, 0, 0, [])
         for r in records:
-            if r.finished:
-                ended += 1
-                for p, share in enumerate(shares(r.winners, len(self.bots), exact=True)):
-                    totals[p] += share
-                    squares[p] += share * share
-        return totals, squares, ended, len(records) - ended
+            if not r.finished:
+                got.unfinished += 1
+                got.per_game.append(None)
+                continue
+            got.ended += 1
+            won = shares(r.winners, n, exact=True)
+            got.per_game.append(won)
+            for p, share in enumerate(won):
+                got.totals[p] += share
+                got.squares[p] += share * share
+        return got
+
+
+@dataclasses.dataclass
+class Played:
+    """A batch of games: each seat's total share of the wins and the sum of its squared
+    shares over the games that ended, how many ended and did not, and each game's shares in
+    task order (None for a game that did not end)."""
+
+    totals: list[Fraction]
+    squares: list[Fraction]
+    ended: int
+    unfinished: int
+    per_game: list[tuple[Fraction, ...] | None]
 
 
 def view_of(state: State, viewer: int | None) -> str:
@@ -483,11 +496,11 @@ def win_chances(
             size = batch * max(1, jobs)
             while True:
                 tasks = runs.draw(budget.next_batch(played + unfinished, size))
-                got, sq, ended, lost = runs.play(start, tasks)
-                totals = [t + g for t, g in zip(totals, got, strict=True)]
-                squares = [q + g for q, g in zip(squares, sq, strict=True)]
-                played += ended
-                unfinished += lost
+                got = runs.play(start, tasks)
+                totals = [t + g for t, g in zip(totals, got.totals, strict=True)]
+                squares = [q + g for q, g in zip(squares, got.squares, strict=True)]
+                played += got.ended
+                unfinished += got.unfinished
                 if bar is not None:
                     bar.update(len(tasks))
                 if played:

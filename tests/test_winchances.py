@@ -1,6 +1,7 @@
 """Whole-game win chances: exact answers worked out by hand, estimates with their intervals."""
 
 import dataclasses
+import math
 from fractions import Fraction
 
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State
@@ -204,3 +205,18 @@ def test_shared_wins_count_as_more_effective_games():
     expected = wilson_interval(float(n_eff) / 2, float(n_eff))
     assert abs(lo - expected[0]) < 1e-12 and abs(hi - expected[1]) < 1e-12
     assert hi - lo < wilson_interval(20, 40)[1] - wilson_interval(20, 40)[0]
+
+
+def test_paired_differences_worked_by_hand():
+    from coronas.moves import paired_difference
+
+    # pairs (game by game): 1-1, 0-1, 1-0 (the fourth game did not end after one action):
+    # differences 0, -1, 1: mean 0, sample variance (0 + 1 + 1) / 2 = 1, half-width
+    # 1.96 * sqrt(1/3) = 1.13, cut to [-1, 1]
+    one, zero = Fraction(1), Fraction(0)
+    assert paired_difference([one, zero, one, None], [one, one, zero, one]) == (0.0, -1.0, 1.0)
+    # always half a win worse: no spread at all
+    half = Fraction(1, 2)
+    assert paired_difference([half] * 4, [one] * 4) == (-0.5, -0.5, -0.5)
+    mean, lo, hi = paired_difference([one, zero, one, one, zero], [one, zero, one, zero, zero])
+    assert mean == 0.2 and abs(hi - lo - 2 * 1.959963984540054 * math.sqrt(0.2 / 5)) < 1e-12

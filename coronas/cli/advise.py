@@ -183,6 +183,9 @@ def _ranking_record(ranking: Any) -> dict[str, Any]:
                 "high": r["high"],
                 "best": r["best"],
                 "too_close": r["too_close"],
+                "versus_best": None
+                if r["versus_best"] is None
+                else dict(zip(("mean", "low", "high"), r["versus_best"], strict=True)),
                 "odds": odds_record(r["odds"]),
             }
             for r in ranking.rows
