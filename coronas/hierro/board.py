@@ -149,6 +149,24 @@ class Board:
         )
         set_(self, "_graph", self._build_graph())
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the arguments that build it (worker processes receive states); the
+        default board as a call to the one the process already holds."""
+        if self is _default_board():
+            return (_default_board, ())
+        return (
+            Board,
+            (
+                dict(self.cities),
+                self.roads,
+                dict(self.families),
+                self.offmap,
+                self.source,
+                self.name,
+                self.description,
+            ),
+        )
+
     # -- queries ---------------------------------------------------------------------------
 
     def graph(self) -> nx.Graph:

@@ -97,6 +97,15 @@ class Game(engine.Game):
             except ValueError as exc:
                 raise ValueError(f"position: {exc}") from None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the board's tables (``info``), which the receiving process builds
+        once per board and keeps, rather than copying them with every state sent."""
+        return {k: v for k, v in self.__dict__.items() if k != "info"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.info = _board_info(self.board, self.rules.army_pawns)
+
     def _default_board(self) -> bool:
         default = load_board()
         return self.board is default or self.board == default

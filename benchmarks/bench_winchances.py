@@ -1,0 +1,179 @@
+"""Who wins from here: the precision a minute buys, and what common random numbers save.
+
+Run from the repository root::
+
+    python benchmarks/bench_winchances.py            # about four minutes
+    python benchmarks/bench_winchances.py --quick    # a few seconds, to check that it runs
+
+**Precision per time.** From a mid-game position of each game (a seeded game between light
+bots, stopped halfway through its length), ``win_chances`` plays the rest of the game out with
+the default bot on 2 worker processes for 60 seconds (``time=60, jobs=2``) and reports the
+widest 95% interval's half-width reached, with the games behind it. Targets: 1 percentage
+point for Batalla de Coronas and Carolus Magnus, 2 for Corona de Hierro at 3 players.
+
+**Common random numbers.** At the same position's first decision with a choice, the chance of
+winning after each of two actions is estimated from ``GAMES`` games each, ``REPEATS`` times
+with different seeds: once on common random numbers (game ``i`` after either action starts
+from the same seeds, as ``rank_actions`` does) and once on independent seeds. The spread of
+the estimated *difference* over the repeats, and the mean half-width of its 95% interval
+(paired for common numbers, the two intervals combined for independent ones), are compared:
+the same number of games, so the same time, and the ratio of the widths is what common random
+numbers save. ``rank_actions`` keeps them where that ratio is below 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from typing import Any
+
+import _machine
+
+GAMES = (("batalla", 2, 1.0), ("carolus", 2, 1.0), ("hierro", 3, 2.0))
+"""The games measured, their players and the target half-width in percentage points."""
+
+
+def mid_game(name: str, players: int, seed: int = 7) -> Any:
+    """A seeded game between light bots, stopped halfway through its length at a decision
+    with at least two legal actions."""
+    from coronas.engine import available_games
+
+    game = available_games()[name]
+    rng, bot = random.Random(seed), game.bot("light")
+    whole = game(players=players, seed=seed).new_initial_state()
+    while not whole.is_terminal():
+        whole.apply(whole.sample_chance(rng) if whole.is_chance_node() else bot.choose(whole, rng))
+    state = game(players=players, seed=seed).new_initial_state()
+    for action in whole.history[: len(whole.history) // 2]:
+        state.apply(action)
+    rng = random.Random(seed + 1)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else bot.choose(state, rng))
+    return state
+
+
+def precision(state: Any, seconds: float, jobs: int) -> tuple[float, int, float]:
+    """The widest half-width (percentage points), the games and the wall time of a run."""
+    start = time.perf_counter()
+    found = state.win_chances(time=seconds, jobs=jobs, exact=False, seed=1)
+    return 100 * found.half_width, found.games, time.perf_counter() - start
+
+
+def crn(state: Any, games: int, repeats: int) -> dict[str, float]:
+    """The difference between the chances after the first two actions, estimated ``repeats``
+    times on common and on independent random numbers: the spread of the estimates and the
+    mean half-width of their intervals, in percentage points."""
+    from coronas.moves import paired_difference
+    from coronas.winchances import FromPosition, Games, seat_bots, share_interval
+
+    mover = state.current_player
+    a, b = state.legal_actions()[:2]
+    bots = seat_bots(state, None)
+    out: dict[str, list[float]] = {"crn": [], "independent": [], "crn_hw": [], "ind_hw": []}
+    for r in range(repeats):
+        with Games(bots, 1000 + r, None, 1, 100_000) as common:
+            tasks = common.draw(games)
+            got = [common.play(FromPosition(state, None, x), tasks) for x in (a, b)]
+        shares = [[None if g is None else g[mover] for g in p.per_game] for p in got]
+        mean, lo, hi = paired_difference(shares[0], shares[1])
+        out["crn"].append(100 * mean)
+        out["crn_hw"].append(100 * (hi - lo) / 2)
+        apart = []
+        for k, x in enumerate((a, b)):  # each action on seeds of its own
+            with Games(bots, 50_000 + 2 * r + k, None, 1, 100_000) as own:
+                apart.append(own.play(FromPosition(state, None, x), own.draw(games)))
+        means = [float(p.totals[mover]) / p.ended for p in apart]
+        halves = [
+            (lambda iv: (iv[1] - iv[0]) / 2)(
+                share_interval(float(p.totals[mover]), float(p.squares[mover]), p.ended)
+            )
+            for p in apart
+        ]
+        out["independent"].append(100 * (means[0] - means[1]))
+        out["ind_hw"].append(100 * math.hypot(*halves))
+    return {
+        "crn_sd": statistics.stdev(out["crn"]),
+        "ind_sd": statistics.stdev(out["independent"]),
+        "crn_hw": statistics.fmean(out["crn_hw"]),
+        "ind_hw": statistics.fmean(out["ind_hw"]),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a short run, to check it works")
+    args = parser.parse_args(argv)
+    _machine.ensure_importable()
+
+    seconds, jobs = (1.0, 2) if args.quick else (60.0, 2)
+    games, repeats = (20, 3) if args.quick else (200, 30)
+    print(f"Who wins from here ({_machine.machine_line()})")
+    print()
+    rows, crn_rows = [], []
+    for name, players, target in GAMES:
+        state = mid_game(name, players)
+        half, played, wall = precision(state, seconds, jobs)
+        rows.append(
+            [
+                f"{name} ({players} players)",
+                f"{len(state.history)}",
+                f"{played:,}",
+                f"{wall:.0f} s",
+                f"{half:.2f}",
+                f"{target:g}",
+                "yes" if half <= target else "no",
+            ]
+        )
+        c = crn(state, games, repeats)
+        crn_rows.append(
+            [
+                f"{name} ({players} players)",
+                f"{repeats} x {games}",
+                f"{c['ind_sd']:.2f}",
+                f"{c['crn_sd']:.2f}",
+                f"{c['ind_hw']:.2f}",
+                f"{c['crn_hw']:.2f}",
+                f"{c['crn_hw'] / c['ind_hw']:.2f}",
+            ]
+        )
+    print(f"Precision per time: {seconds:g} s on {jobs} worker processes, light bots")
+    print()
+    print(
+        _machine.table(
+            [
+                "game",
+                "actions played before",
+                "games",
+                "wall time",
+                "half-width (points)",
+                "target",
+                "met",
+            ],
+            rows,
+        )
+    )
+    print()
+    print("Common random numbers: the difference between the first two actions' chances")
+    print()
+    print(
+        _machine.table(
+            [
+                "game",
+                "repeats x games an action",
+                "sd, independent (points)",
+                "sd, common",
+                "half-width, independent",
+                "half-width, common (paired)",
+                "ratio common / independent",
+            ],
+            crn_rows,
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
