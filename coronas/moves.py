@@ -19,8 +19,8 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine.state import State
+from coronas.intervals import paired_difference, share_interval
 from coronas.runner import DEFAULT_MAX_STEPS
-from coronas.simulate import Z95
 from coronas.winchances import (
     Budget,
     FromPosition,
@@ -30,11 +30,10 @@ from coronas.winchances import (
     exact_allowed,
     exact_win_chances,
     seat_bots,
-    share_interval,
     view_of,
 )
 
-__all__ = ["ActionRanking", "paired_difference", "rank_actions"]
+__all__ = ["ActionRanking", "rank_actions"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,29 +107,6 @@ class ActionRanking:
         )
 
 
-def paired_difference(
-    mine: list[Fraction | None], best: list[Fraction | None]
-) -> tuple[float, float, float]:
-    """The mean difference of an action's shares from the best action's on the same games
-    (common random numbers), with its 95% interval: ``(mean, low, high)``. Games that did
-    not end after either action are left out. A normal interval on the paired differences:
-    the pairing removes the luck both games share, so it is narrower than the two actions'
-    intervals taken apart; with fewer than two pairs the interval is the widest, -1 to 1."""
-    import math
-
-    pairs = [
-        float(a - b) for a, b in zip(mine, best, strict=True) if a is not None and b is not None
-    ]
-    if len(pairs) < 2:
-        mean = sum(pairs) / len(pairs) if pairs else 0.0
-        return mean, -1.0, 1.0
-    n = len(pairs)
-    mean = sum(pairs) / n
-    var = sum((d - mean) ** 2 for d in pairs) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return mean, max(-1.0, mean - half), min(1.0, mean + half)
-
-
 def _dice_odds(state: State, action: Any) -> Any:
     try:
         return state.odds(action)
@@ -156,7 +132,8 @@ def rank_actions(
 ) -> ActionRanking:
     """Every legal action of the seat to move, ranked by the mover's chance of winning the
     game after it, with 95% intervals, the best marked and those that the games cannot tell
-    from the best marked too close to call (:func:`paired_difference`).
+    from the best marked too close to call
+    (:func:`~coronas.intervals.paired_difference`).
 
     The arguments are :func:`win_chances`' (``games`` and ``precision`` per action: the
     actions are played out batch by batch, every action on the same seeded games, until each

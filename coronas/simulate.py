@@ -62,6 +62,7 @@ from typing import Any
 
 from coronas.engine import Game, State
 from coronas.formatting import plural
+from coronas.intervals import Z95, wilson_interval
 from coronas.runner import (
     DEFAULT_MAX_STEPS,
     GameRecord,
@@ -82,32 +83,6 @@ __all__ = [
     "simulate",
     "wilson_interval",
 ]
-
-Z95 = 1.959963984540054
-"""The standard normal quantile for a two-sided 95% interval."""
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion: ``successes`` out of ``n`` trials.
-
-    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)`` it stays inside [0, 1] and is sensible for
-    0 or ``n`` successes (Wilson, 1927).
-
-    >>> lo, hi = wilson_interval(50, 100)
-    >>> round(lo, 4), round(hi, 4)
-    (0.4038, 0.5962)
-    >>> wilson_interval(0, 10)[0]
-    0.0
-    """
-    if n <= 0:
-        raise ValueError(f"a confidence interval needs at least one trial, got n={n}")
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes must be between 0 and n={n}, got {successes}")
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _bot_name(bot: Any) -> str:

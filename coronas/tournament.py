@@ -14,7 +14,7 @@ fatal.
 The :class:`Ladder` it returns shows
 
 * **the table**: for each line-up and each bot in it, the bot's share of the wins (a shared
-  victory counts 1/k to each of its k winners) with its 95% Wilson interval, beside its fair
+  victory counts 1/k to each of its k winners) with its 95% interval, beside its fair
   share (the share of the seats it holds: 1/2 in a pairing, 1/3 for one seat of three);
 * **the ratings**: Bradley-Terry maximum likelihood on the Elo scale with 95% bootstrap
   intervals (:func:`coronas.ratings.bradley_terry`), the anchor (0 Elo) stated;
@@ -41,10 +41,11 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine import Game, available_games
+from coronas.intervals import share_interval
 from coronas.ratings import Ratings, bradley_terry
 from coronas.results import GameRecord
 from coronas.runner import DEFAULT_MAX_STEPS, Match, NewGame, draw_tasks, run_games
-from coronas.simulate import _labels, wilson_interval
+from coronas.simulate import _labels
 
 __all__ = ["MAX_GAMES", "Ladder", "line_ups", "tournament"]
 
@@ -115,16 +116,19 @@ class Ladder:
     def rows(self) -> list[dict[str, Any]]:
         """One dict per line-up and bot in it: ``line_up``, ``bot``, ``seats`` (how many it
         holds), ``fair`` (its share of the seats), ``games`` (finished), ``wins`` (its share
-        of the wins, a Fraction), ``win_rate`` (wins / games), ``ci_low``/``ci_high`` (95%
-        Wilson interval)."""
+        of the wins, a Fraction), ``win_rate`` (wins / games), ``ci_low``/``ci_high`` (its
+        95% interval: Wilson's, on the effective games where wins were shared,
+        :func:`~coronas.intervals.share_interval`)."""
         rows = []
         for k, line_up in enumerate(self.line_ups):
             played = [r for r in self.finished if r.index // self.games == k]
             for bot in sorted(set(line_up)):
-                wins = sum(
-                    (_share(r, s) for r in played for s, b in enumerate(r.seats) if b == bot),
-                    Fraction(0),
-                )
+                # the bot's share of each game: the shares of the seats it holds
+                each = [
+                    sum((_share(r, s) for s, b in enumerate(r.seats) if b == bot), Fraction(0))
+                    for r in played
+                ]
+                wins = sum(each, Fraction(0))
                 row: dict[str, Any] = {
                     "line_up": self.line_up_name(line_up),
                     "bot": self.labels[bot],
@@ -137,7 +141,10 @@ class Ladder:
                     "ci_high": None,
                 }
                 if played:
-                    row["ci_low"], row["ci_high"] = wilson_interval(float(wins), len(played))
+                    squares = float(sum(x * x for x in each))
+                    row["ci_low"], row["ci_high"] = share_interval(
+                        float(wins), squares, len(played)
+                    )
                 rows.append(row)
         return rows
 

@@ -26,8 +26,8 @@ from typing import Any
 
 from coronas.engine.evaluation import shares, win_shares
 from coronas.engine.state import State
+from coronas.intervals import share_interval
 from coronas.runner import DEFAULT_MAX_STEPS, Match, Task, draw_tasks, run
-from coronas.simulate import wilson_interval
 
 __all__ = ["DEFAULT_BOT", "FromPosition", "WinChances", "exact_win_chances", "win_chances"]
 
@@ -127,30 +127,6 @@ class WinChances:
         ax.set_title(self.basis(), fontsize=9)
         ax.figure.tight_layout()
         return ax.figure
-
-
-def share_interval(total: float, squares: float, games: int) -> tuple[float, float]:
-    """The 95% interval of a seat's chance from its ``total`` share of ``games`` games won and
-    the sum of the squares of its shares (``squares``: equal to ``total`` when no game was
-    shared).
-
-    A share is 1, 0, or 1/k of a shared win, so it varies less than a plain win or loss: the
-    Wilson score interval is taken with the *effective* number of games, ``n p(1 - p) / s²``
-    (Kish's design effect, ``s²`` the shares' variance), which is ``n`` itself when no game
-    was shared and more when some were. Without that the interval is too wide where ties are
-    common (measured: 97.5% coverage instead of 95% at 6% of Carolus games shared).
-
-    >>> share_interval(20, 20, 40) == wilson_interval(20, 40)  # no game shared: plain Wilson
-    True
-    >>> lo, hi = share_interval(21, 19, 40)  # 4 of 40 games shared: narrower
-    >>> (hi - lo) < (share_interval(21, 21, 40)[1] - share_interval(21, 21, 40)[0])
-    True
-    """
-    p = total / games
-    spread = squares / games - p * p
-    bernoulli = p * (1 - p)
-    effective = games * bernoulli / spread if spread > 0 and bernoulli > 0 else games
-    return wilson_interval(p * effective, effective)
 
 
 def from_counts(

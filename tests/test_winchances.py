@@ -196,8 +196,8 @@ def test_shared_wins_count_as_more_effective_games():
     # 40 games: 18 won, 18 lost, 4 shared. Shares: mean (18 + 2) / 40 = 1/2; mean square
     # (18 + 4/4) / 40 = 19/40, so the variance is 19/40 - 1/4 = 9/40 against 1/4 for plain
     # wins and losses: 40 * (1/4) / (9/40) = 44.4 effective games, Wilson's interval on them.
+    from coronas.intervals import share_interval
     from coronas.simulate import wilson_interval
-    from coronas.winchances import share_interval
 
     n_eff = 40 * Fraction(1, 4) / Fraction(9, 40)
     assert n_eff == Fraction(400, 9)
@@ -208,7 +208,7 @@ def test_shared_wins_count_as_more_effective_games():
 
 
 def test_paired_differences_worked_by_hand():
-    from coronas.moves import paired_difference
+    from coronas.intervals import paired_difference
 
     # pairs (game by game): 1-1, 0-1, 1-0 (the fourth game did not end after one action):
     # differences 0, -1, 1: mean 0, sample variance (0 + 1 + 1) / 2 = 1, half-width
