@@ -36,7 +36,7 @@ from coronas.winchances import (
 __all__ = ["ActionRanking", "rank_actions"]
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class ActionRanking:
     """Every legal action of the seat to move with its chance of winning the game after it.
 
@@ -78,6 +78,13 @@ class ActionRanking:
             odds = f"; roll: {row['odds'].success}" if row["odds"] is not None else ""
             lines.append(f"{figure:>16}  {interval:>15}  {mark:<18}{row['label']}{odds}")
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        best = self.rows[0]
+        return (
+            f"<ActionRanking {self.player}: {len(self.rows)} moves, best {best['label']!r} "
+            f"{float(best['chance']):.1%} [{self.basis()}]>"
+        )
 
     def _repr_html_(self) -> str:
         from html import escape

@@ -32,7 +32,7 @@ from coronas.runner import DEFAULT_MAX_STEPS, Match, Task, draw_tasks, run
 __all__ = ["DEFAULT_BOT", "FromPosition", "WinChances", "exact_win_chances", "win_chances"]
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class WinChances:
     """Each seat's chance of winning from one position, with what the figure rests on.
 
@@ -77,6 +77,9 @@ class WinChances:
     def __str__(self) -> str:
         seats = ", ".join(self._seat_text(p) for p in range(len(self.names)))
         return f"{seats} [{self.basis()}]"
+
+    def __repr__(self) -> str:
+        return f"<WinChances {self}>"
 
     def _repr_html_(self) -> str:
         from html import escape

@@ -22,6 +22,7 @@ from coronas.engine.mcts import (
     game_defaults,
     parse_budget,
     search,
+    tuned,
 )
 
 
@@ -250,7 +251,10 @@ def test_command_line_bot_specs():
     names, bots = make_bots(Batalla, "mcts:300,mcts:0.5s", 2)
     assert names == ["mcts:300", "mcts:0.5s"]
     assert (bots[0].simulations, bots[1].seconds) == (300, 0.5)
-    assert make_bots(Batalla, "mcts", 2)[1][0].simulations == DEFAULT_SIMULATIONS
+    assert make_bots(Batalla, "mcts", 2)[1][0].simulations == 1000  # Batalla's own budget
+    from coronas.carolus import Game as Carolus
+
+    assert make_bots(Carolus, "mcts", 2)[1][0].simulations == DEFAULT_SIMULATIONS
     with pytest.raises(CommandError, match=r"mcts:fast.*expected a number of simulations"):
         make_bots(Batalla, "mcts:fast", 2)
     with pytest.raises(CommandError, match="takes no settings"):
@@ -271,17 +275,37 @@ def batalla_material(state: State) -> tuple[float, float]:
 
 def test_small_search_beats_random_at_batalla():
     """18 of 20 seeded games or more, seats alternating (a regression check of strength):
-    20 simulations a decision, playouts cut after 6 actions and scored by material."""
+    the game's own search bot (its exploration constant, playouts cut and scored by the
+    game's evaluate) with 20 simulations a decision."""
     from coronas.batalla import Game as Batalla
 
     wins = 0
     for g in range(20):
         seat = g % 2
         bots = [RandomBot(), RandomBot()]
-        bots[seat] = MCTSBot(simulations=20, evaluate=batalla_material, depth=6)
+        bots[seat] = Batalla.bot("mcts:20")
         state = play(Batalla(seed=g).new_initial_state(), bots, rng=g)
         wins += state.winners() == [seat]
     assert wins >= 18
+
+
+def test_each_game_names_its_tuned_search_bot():
+    from coronas.batalla import Game as Batalla
+    from coronas.batalla.playout import SEARCH, evaluate
+
+    bot = Batalla.bot("mcts")
+    assert (bot.simulations, bot.c, bot.depth) == (
+        SEARCH["simulations"],
+        SEARCH["c"],
+        SEARCH["depth"],
+    )
+    timed = Batalla.bot("mcts:1s")
+    assert timed.seconds == 1 and timed.simulations is None and timed.depth == SEARCH["depth"]
+    assert repr(bot) == "MCTSBot(simulations=1000, c=0.3, playout='default', depth=3)"
+    state = Batalla(seed=1).new_initial_state()
+    assert game_defaults(state).evaluate is evaluate  # the cut playouts' scores
+    with pytest.raises(ValueError, match="unknown search settings: width"):
+        tuned({"width": 3})
 
 
 def test_the_stepper_seats_a_search_bot():

@@ -31,7 +31,7 @@ def cells(path):
 
 
 def test_the_notebooks_are_numbered_from_00_without_gaps():
-    assert [p.name[:2] for p in NOTEBOOKS] == [f"{i:02d}" for i in range(10)]
+    assert [p.name[:2] for p in NOTEBOOKS] == [f"{i:02d}" for i in range(11)]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -118,10 +118,13 @@ def test_the_answer_key_agrees_with_the_library():
     from coronas.carolus import Rules
     from coronas.carolus.odds import family_draw_distribution
     from coronas.dice import D6, Die
+    from coronas.engine import RandomBot
     from coronas.hierro.board import betweenness, load_board, move_actions
     from coronas.hierro.odds import battle, castle_assault, emissary_race
     from coronas.ratings import bradley_terry
     from coronas.simulate import wilson_interval
+    from coronas.winchances import exact_win_chances
+    from tests.test_winchances import RaceGame
 
     board = load_board()
     G = board.graph()
@@ -164,6 +167,9 @@ def test_the_answer_key_agrees_with_the_library():
                 [((0, 1), (1, 0))] * 10 + [((0, 0), (1, 1))], "XY", "Y", prior=0, resamples=0
             ).elo[0]
         ),
+        "10.1": 400 * 2**2,
+        "10.2": round(100 * (1 - 0.95)),
+        "10.3": exact_win_chances(RaceGame().new_initial_state(), [RandomBot()] * 2)[1],
     }
     assert library.keys() == ANSWERS.keys()
     for exercise, value in library.items():

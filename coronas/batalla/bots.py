@@ -21,9 +21,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from coronas.batalla.odds import battle_choice, gem_probability
-from coronas.batalla.playout import SEAT_ORDER, LightBot, _church_squares
+from coronas.batalla.playout import SEARCH, SEAT_ORDER, LightBot, _church_squares
 from coronas.batalla.rules import Rules
 from coronas.engine import MCTSBot, RandomBot
+from coronas.engine.mcts import tuned
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -93,6 +94,6 @@ BOTS: dict[str, Any] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "light": LightBot,
-    "mcts": MCTSBot,
+    "mcts": tuned(SEARCH),
 }
 """The bots by name (for the command line and widgets)."""

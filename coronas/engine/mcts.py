@@ -61,10 +61,12 @@ __all__ = [
     "MCTSBot",
     "Node",
     "Search",
+    "TunedSearch",
     "game_defaults",
     "parse_budget",
     "search",
     "tree_graph",
+    "tuned",
 ]
 
 EXPLORATION = math.sqrt(2)
@@ -365,6 +367,37 @@ def parse_budget(spec: str) -> dict[str, Any]:
     if not 1 <= simulations <= MAX_SIMULATIONS:
         raise ValueError(expected)
     return {"simulations": simulations}
+
+
+@dataclass(frozen=True)
+class TunedSearch:
+    """A game's search bot by name: ``mcts`` in the game's ``BOTS``, an :class:`MCTSBot`
+    with the settings tuned for that game (its ``playout.SEARCH``: exploration ``c``, the
+    playout ``depth`` cut by the game's evaluation, and the default number of
+    ``simulations``, chosen to take about half a second a decision on one core). Calling it
+    makes a bot; ``from_spec("2000")`` or ``from_spec("1s")`` one with that budget instead.
+    Settings given as keywords win over the game's."""
+
+    settings: tuple[tuple[str, Any], ...]
+    name = "mcts"
+
+    def __call__(self, **options: Any) -> MCTSBot:
+        chosen = dict(self.settings)
+        if options.get("seconds") is not None:
+            chosen.pop("simulations", None)
+        return MCTSBot(**{**chosen, **options})
+
+    def from_spec(self, spec: str) -> MCTSBot:
+        """The bot ``mcts:SPEC`` names (see :func:`parse_budget`), with the game's settings."""
+        return self(**parse_budget(spec))
+
+
+def tuned(settings: dict[str, Any]) -> TunedSearch:
+    """The search bot of a game whose ``playout.SEARCH`` is ``settings``."""
+    unknown = set(settings) - {"c", "depth", "simulations"}
+    if unknown:
+        raise ValueError(f"unknown search settings: {', '.join(sorted(unknown))}")
+    return TunedSearch(tuple(sorted(settings.items())))
 
 
 class MCTSBot:

@@ -41,6 +41,9 @@ ANSWERS: dict[str, Any] = {
     "09.1": Fraction("2/3"),  # regret of 4 pulls of the 1/3 machine and 8 of the 1/2 one
     "09.2": "B",  # UCB1's choice: A 3 of 4, B 1 of 2, 6 pulls in all
     "09.3": 400,  # Elo points between a bot that wins 10 games to 1 and its opponent
+    "10.1": 1600,  # games for an interval half as wide as 400 games give
+    "10.2": 5,  # misses expected among 100 intervals of 95%
+    "10.3": Fraction("5/11"),  # the second player's chance in the race to a six
 }
 
 
