@@ -71,3 +71,23 @@ def test_a_seats_figures_do_not_change_with_what_it_cannot_see():
     # the open view plays from the true position, and says so
     full = WinPanel(StepperModel(s, seed=7)).compute(games=12)
     assert full.view.startswith("full information")
+
+
+def test_the_moves_are_ranked_on_request_for_the_seat_to_move_only():
+    stepper = Stepper(Batalla(seed=1).new_initial_state(), seed=1)
+    model, panel = stepper.model, stepper.panel
+    while model.state.is_chance_node():
+        model.roll()
+    shown: list[str] = []
+    panel.precision, panel.seconds = 0.2, 30.0
+    assert panel.start(shown.append, moves=True)
+    panel._thread.join(timeout=60)
+    assert "after each move" in shown[0]
+    assert "moves by the chance of winning the game" in shown[-1] and "best" in shown[-1]
+    assert len(panel.result.rows) == len(model.state.legal_actions())
+    # a seat's view ranks only its own moves
+    mover = model.state.current_player
+    seat = StepperModel(model.state.clone(), view=1 - mover, seed=1)
+    other = WinPanel(seat)
+    assert not other.start(moves=True)
+    assert f"The moves are {model.state.player_name(mover)}&#x27;s to rank" in other.html

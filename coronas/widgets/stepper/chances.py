@@ -73,39 +73,51 @@ class WinPanel:
         return type(state.game).bot(self.bots) if isinstance(self.bots, str) else self.bots
 
     # -- running ---------------------------------------------------------------------------
-    def compute(self, on_update: Any = None, **limits: Any) -> Any:
-        """The figures for the position shown now, from the viewer's eyes; ``limits`` are
-        :func:`~coronas.winchances.win_chances`' ``games``, ``precision`` and ``time``
-        (default: this panel's precision and seconds)."""
-        from coronas.winchances import win_chances
-
+    def compute(self, on_update: Any = None, moves: bool = False, **limits: Any) -> Any:
+        """The figures for the position shown now, from the viewer's eyes: each seat's
+        chances (:func:`~coronas.winchances.win_chances`) or, with ``moves``, the moves of
+        the seat to move ranked (:func:`~coronas.moves.rank_actions`). ``limits`` are their
+        ``games``, ``precision`` and ``time`` (default: this panel's precision and
+        seconds)."""
         if self.hidden():
             raise ValueError("the laptop is being handed over: no figures for anyone now")
         state = self.model.state.clone()  # the game may go on while this runs
         if not limits:
             limits = {"precision": self.precision, "time": self.seconds}
-        return win_chances(
-            state,
-            self._bots(state),
-            seed=self.seed,
-            viewer=self.model.viewer,
-            on_update=on_update,
-            **limits,
-        )
+        options = dict(seed=self.seed, viewer=self.model.viewer, on_update=on_update, **limits)
+        if moves:
+            return state.rank_actions(self._bots(state), **options)
+        return state.win_chances(self._bots(state), **options)
 
-    def start(self, show: Any = None) -> bool:
-        """Refine the figures in a thread, calling ``show(html)`` after each batch; False
-        (with a message in :attr:`html`) when they may not be shown now."""
-        self.stop()
+    def _refusal(self, moves: bool) -> str | None:
+        """Why nothing may be computed now, or None."""
+        state, viewer = self.model.state, self.model.viewer
         if self.hidden():
-            self.html = _note("Hand the laptop over first: the figures are for whoever holds it.")
-            return False
-        if self.model.state.is_terminal():
-            self.html = _note("The game is over.")
+            return "Hand the laptop over first: the figures are for whoever holds it."
+        if state.is_terminal():
+            return "The game is over."
+        if moves and state.current_player < 0:
+            return "Nobody is deciding now: the dice or the cards are next."
+        if moves and viewer is not None and state.current_player != viewer:
+            return f"The moves are {state.player_name(state.current_player)}'s to rank, not yours."
+        return None
+
+    def start(self, show: Any = None, moves: bool = False) -> bool:
+        """Refine the figures (each seat's chances, or with ``moves`` the ranking of the
+        moves) in a thread, calling ``show(html)`` after each batch; False (with a message
+        in :attr:`html`) when they may not be shown now."""
+        self.stop()
+        refusal = self._refusal(moves)
+        if refusal is not None:
+            self.html = _note(refusal)
             return False
         self._for = self._key()
         self._stop.clear()
-        self.html = _note("Playing the rest of the game out from here...")
+        self.html = _note(
+            "Playing the rest of the game out after each move..."
+            if moves
+            else "Playing the rest of the game out from here..."
+        )
         if show is not None:
             show(self.html)
 
@@ -119,7 +131,7 @@ class WinPanel:
 
         def work() -> None:
             try:
-                update(self.compute(on_update=update))
+                update(self.compute(on_update=update, moves=moves))
             except _Stopped:
                 pass
             except Exception as exc:  # a failure is shown, never raised in a thread
@@ -161,19 +173,21 @@ def _note(text: str, error: bool = False) -> str:
 
 
 def panel_widget(panel: WinPanel) -> Any:
-    """The panel as ipywidgets: a "Who wins from here?" button, a Stop button and the
-    figures, redrawn while a run goes on."""
+    """The panel as ipywidgets: "Who wins from here?", "Rank the moves" and Stop buttons and
+    the figures, redrawn while a run goes on."""
     import ipywidgets as w
 
     out = w.HTML()
     ask = w.Button(description="Who wins from here?", layout=w.Layout(width="auto"))
+    rank = w.Button(description="Rank the moves", layout=w.Layout(width="auto"))
     stop = w.Button(description="Stop", layout=w.Layout(width="auto"))
 
     def show(html: str) -> None:
         out.value = html
 
     ask.on_click(lambda _: panel.start(show) or show(panel.html))
+    rank.on_click(lambda _: panel.start(show, moves=True) or show(panel.html))
     stop.on_click(lambda _: panel.stop())
-    box = w.VBox([w.HBox([ask, stop]), out])
+    box = w.VBox([w.HBox([ask, rank, stop]), out])
     box.show = show  # type: ignore[attr-defined]
     return box
