@@ -244,3 +244,24 @@ def test_every_game_gives_the_same_figures_on_two_worker_processes():
         assert again.key() == state.key() and again.legal_actions() == state.legal_actions()
         one = state.win_chances(games=40, seed=2, exact=False)
         assert state.win_chances(games=40, seed=2, exact=False, jobs=2) == one
+
+
+def test_moves_on_games_of_their_own_where_common_numbers_do_not_help():
+    # the duel again (13/24 against 11/24), each move on games of its own
+    ranking = duel_start().rank_actions(RandomBot(), games=600, seed=2, exact=False, common=False)
+    exact = {"roll the die": 13 / 24, "take a sure 3": 11 / 24}
+    for row in ranking.rows:
+        assert row["low"] <= exact[row["label"]] <= row["high"], row
+    assert "games of its own" in str(ranking)
+    # Carolus Magnus says so itself: its moves part at the first draw from the bag
+    from coronas.carolus import Game as Carolus
+
+    state = Carolus(players=2, seed=1).new_initial_state()
+    import random
+
+    rng = random.Random(1)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply(
+            state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0]
+        )
+    assert "games of its own" in str(state.rank_actions(games=4, seed=1))

@@ -27,7 +27,14 @@ from coronas.engine.evaluation import logistic_shares, win_shares
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
 
-__all__ = ["SCALE", "LightBot", "evaluate"]
+__all__ = ["COMMON_RANDOM_NUMBERS", "SCALE", "LightBot", "evaluate"]
+
+COMMON_RANDOM_NUMBERS = False
+"""Whether ``rank_actions`` plays every move out on the same seeded games: not here. After two
+different placements the bag's draws follow different knights at once, so games on the same
+seeds part at the first draw and the difference between two moves is measured no better
+(``benchmarks/bench_winchances.py``: the interval's width 0.99 times that of games of their
+own, the spread of the estimates 1.38 times); each move gets games of its own instead."""
 
 SCALE = 1.5
 """Castles of lead (with families held, see :func:`evaluate`) that multiply the odds by e."""

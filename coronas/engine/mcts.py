@@ -80,10 +80,13 @@ MAX_SECONDS = 3600.0
 # -- the game's defaults -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Defaults:
-    """A game's playout policy and evaluation (None: play to the end)."""
+    """A game's playout policy and evaluation (None: play to the end), and whether moves
+    compared by their playouts are played on common random numbers (the game's
+    ``playout.COMMON_RANDOM_NUMBERS``, true unless it says otherwise)."""
 
     playout: Any
     evaluate: Callable[[State], Sequence[float]] | None
+    common_random_numbers: bool = True
 
 
 @functools.cache
@@ -94,7 +97,11 @@ def _defaults_of(package: str) -> Defaults:
         if exc.name != f"{package}.playout":
             raise
         return Defaults(RandomBot(), None)
-    return Defaults(module.LightBot(), getattr(module, "evaluate", None))
+    return Defaults(
+        module.LightBot(),
+        getattr(module, "evaluate", None),
+        getattr(module, "COMMON_RANDOM_NUMBERS", True),
+    )
 
 
 def game_defaults(state: State) -> Defaults:
