@@ -206,7 +206,11 @@ def test_the_hand_over_screen_offers_the_last_player_an_undo(lab):
         _shows(passed, passed.status, "Hand the laptop to green")
         back = passed.root.locator("button", has_text="Undo: red takes back the last move")
         _until(passed, back.is_visible, "red's Undo on green's hand-over screen")
-        assert _text(passed.board) == "" and _text(passed.log) == ""
+        _until(
+            passed,
+            lambda: _text(passed.board) == "" and _text(passed.log) == "",
+            "nothing of the game behind the hand-over screen",
+        )
         back.click()
         # red holds the laptop again, at its own decision, its castle not chosen
         _shows(passed, passed.status, "red to move")
@@ -256,22 +260,36 @@ def test_who_wins_from_here_shows_a_bar_per_seat_in_a_seat_view(lab):
     with chromium_page(viewport=(1280, 1100)) as page:
         run_all_cells(page, lab, NOTEBOOK, timeout_s=120)
         seat = StepperOnPage(page, 0)
+        ask = seat.root.locator("button", has_text="Who wins from here?")
+        figures = seat.root.locator("table", has_text="Who wins from here")
+        words = seat.root.locator(".widget-html", has_text="Who wins from here")
+
+        def bars(view: str) -> str:
+            _until(seat, lambda: figures.count() == 1, f"the figures shown ({view})")
+            _until(
+                seat,
+                lambda: figures.locator(".coronas-win-interval").count() == 3,
+                f"a bar per seat with its 95% interval ({view})",
+            )
+            assert figures.locator(".coronas-win-bar").count() == 3
+            text = _text(words)
+            for name in NAMES:
+                assert name in text, text
+            assert "games, 95% intervals" in text, text
+            return text
+
+        # the open view: an analyst's figures, from the whole position, and said so
+        ask.click()
+        assert "full information" in bars("open view")
+        seat.root.locator("button", has_text="Stop").click()
+
+        # red's seat: the figures are cleared, then computed from red's view only
         view = seat.dropdown("View")
         red = [x for x in view.locator("option").all_inner_texts() if "red" in x]
         view.select_option(label=red[0])
         _shows(seat, seat.board, "You are red.")
-        seat.root.locator("button", has_text="Who wins from here?").click()
-        figures = seat.root.locator("table", has_text="Who wins from here")
-        _until(seat, lambda: figures.count() == 1, "the figures shown")
-        _until(
-            seat,
-            lambda: figures.locator(".coronas-win-interval").count() == 3,
-            "a bar per seat with its 95% interval",
-        )
-        assert figures.locator(".coronas-win-bar").count() == 3
-        words = _text(seat.root.locator(".widget-html", has_text="Who wins from here"))
-        for name in NAMES:
-            assert name in words, words
-        assert "games, 95% intervals" in words and "from red's view" in words, words
-        assert "full information" not in words, words
+        _until(seat, lambda: figures.count() == 0, "the open view's figures cleared")
+        ask.click()
+        shown = bars("red's seat")
+        assert "from red's view" in shown and "full information" not in shown, shown
         seat.root.locator("button", has_text="Stop").click()

@@ -351,10 +351,6 @@ class Stepper:
         # Behind the hand-over screen the position, the log and the odds are empty and
         # the actions hidden (see the model); the controls are hidden too.
         self.controls.layout.display = "none" if seat is not None else None
-        if self.panel.follow():  # the figures were for another position or other eyes
-            self.chances.show("")
-        shown = self._chances_shown and seat is None
-        self.chances.layout.display = None if shown else "none"
         self.board.value = self._position_html()
         advice = model.odds_text() if model.shows_odds() else ""
         exact = model.odds_text(exact=True) if advice else ""
@@ -407,6 +403,9 @@ class Stepper:
             if results is not None
             else ""
         )
+        if self.panel.follow():  # the figures were for another position or other eyes
+            self.chances.show("")
+        self.chances.layout.display = None if self._chances_shown and seat is None else "none"
         shown = model.shown_log()
         lines = shown[-self.log_lines :]
         skipped = len(shown) - len(lines)
