@@ -17,7 +17,7 @@ from typing import Any
 import coronas.cli.games as games
 from coronas.cli._base import CommandError, cpu_count, whole
 
-__all__ = ["MAX_GAMES", "MAX_STEPS", "add_parser", "run"]
+__all__ = ["MAX_GAMES", "MAX_STEPS", "add_parser", "again", "run", "run_arguments", "save_plot"]
 
 MAX_GAMES = 10**6
 """The largest ``--games``."""
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     except Interrupted as stop:
         print(
             f"coronas: interrupted after {stop.played} of {stop.total} games, kept in "
-            f"{args.out}; continue with:\n  {_again(args, n_players)}",
+            f"{args.out}; continue with:\n  {again(args, 'simulate', n_players, [args.bots])}",
             file=sys.stderr,
         )
         return 130
@@ -81,18 +81,14 @@ def run(args: argparse.Namespace) -> int:
         import matplotlib
 
         matplotlib.use("Agg")
-        fig = result.plot()
-        try:
-            fig.savefig(args.plot, dpi=120)
-        except OSError as exc:
-            raise OSError(f"{args.plot}: cannot write the file ({exc.strerror or exc})") from None
-        print(f"plot saved to {args.plot}")
+        save_plot(result.plot(), args.plot)
     return 0
 
 
-def _again(args: argparse.Namespace, n_players: int) -> str:
-    """The command that continues this run from its results file."""
-    words = ["coronas", "simulate", args.game, "--players", str(n_players), "--bots", args.bots]
+def again(args: argparse.Namespace, command: str, n_players: int, bots: list[str]) -> str:
+    """The command that continues this run (``simulate`` or ``tournament``) from its
+    results file."""
+    words = ["coronas", command, args.game, "--players", str(n_players), "--bots", *bots]
     words += ["--games", str(args.games), "--seed", str(args.seed)]
     words += ["--max-steps", str(args.max_steps), "--out", args.out, "--resume"]
     if args.rules:
@@ -100,6 +96,42 @@ def _again(args: argparse.Namespace, n_players: int) -> str:
     if args.jobs > 1:
         words += ["--jobs", str(args.jobs)]
     return shlex.join(words)
+
+
+def save_plot(fig: Any, path: str) -> None:
+    """Write a matplotlib figure as PNG, saying where; a path that cannot be written is one
+    line naming it."""
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        raise OSError(f"{path}: cannot write the file ({exc.strerror or exc})") from None
+    print(f"plot saved to {path}")
+
+
+def run_arguments(p: argparse.ArgumentParser) -> None:
+    """--jobs, --max-steps, --out, --resume and --no-progress: how a run of many games runs
+    and is kept (``simulate`` and ``tournament``)."""
+    p.add_argument(
+        "--jobs",
+        type=whole(1, cpu_count),
+        default=1,
+        help="worker processes, 1 to the number of CPUs (default 1: this process)",
+    )
+    p.add_argument(
+        "--max-steps",
+        type=whole(1, MAX_STEPS),
+        default=100_000,
+        metavar="N",
+        help=f"a game not over after N actions, 1 to {MAX_STEPS} (default 100000), is "
+        "counted apart as unfinished",
+    )
+    p.add_argument(
+        "--out", metavar="FILE", help="keep each game in FILE (JSON Lines) as it finishes"
+    )
+    p.add_argument(
+        "--resume", action="store_true", help="continue the interrupted run kept in --out FILE"
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def check(args: argparse.Namespace) -> None:
@@ -123,32 +155,12 @@ def add_parser(sub: Any) -> None:
         default=1000,
         help=f"number of games, 1 to {MAX_GAMES} (default 1000)",
     )
-    p.add_argument(
-        "--jobs",
-        type=whole(1, cpu_count),
-        default=1,
-        help="worker processes, 1 to the number of CPUs (default 1: this process)",
-    )
-    p.add_argument(
-        "--max-steps",
-        type=whole(1, MAX_STEPS),
-        default=100_000,
-        metavar="N",
-        help=f"a game not over after N actions, 1 to {MAX_STEPS} (default 100000), is "
-        "counted apart as unfinished",
-    )
+    run_arguments(p)
     p.add_argument(
         "--strict",
         action="store_true",
         help="stop at the first game that does not end or whose bot fails",
     )
-    p.add_argument(
-        "--out", metavar="FILE", help="keep each game in FILE (JSON Lines) as it finishes"
-    )
-    p.add_argument(
-        "--resume", action="store_true", help="continue the interrupted run kept in --out FILE"
-    )
     p.add_argument("--csv", metavar="FILE", help="save the table of games (one row a seat)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--plot", metavar="FILE", help="save a plot of the results (PNG)")
     p.set_defaults(func=run, check=check, _parser=p)

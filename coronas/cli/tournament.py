@@ -10,12 +10,12 @@ picture of the ratings.
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from typing import Any
 
 import coronas.cli.games as games
-from coronas.cli._base import CommandError, cpu_count, whole
+from coronas.cli._base import CommandError, whole
+from coronas.cli.simulate import again, run_arguments, save_plot
 
 __all__ = ["MAX_GAMES", "add_parser", "run"]
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     except Interrupted as stop:
         print(
             f"coronas: interrupted after {stop.played} of {stop.total} games, kept in "
-            f"{args.out}; continue with:\n  {_again(args, n_players, names)}",
+            f"{args.out}; continue with:\n  {again(args, 'tournament', n_players, names)}",
             file=sys.stderr,
         )
         return 130
@@ -86,25 +86,8 @@ def run(args: argparse.Namespace) -> int:
         import matplotlib
 
         matplotlib.use("Agg")
-        fig = ladder.plot().figure
-        try:
-            fig.savefig(args.plot, dpi=120)
-        except OSError as exc:
-            raise OSError(f"{args.plot}: cannot write the file ({exc.strerror or exc})") from None
-        print(f"plot saved to {args.plot}")
+        save_plot(ladder.plot().figure, args.plot)
     return 0
-
-
-def _again(args: argparse.Namespace, n_players: int, names: list[str]) -> str:
-    """The command that continues this run from its results file."""
-    words = ["coronas", "tournament", args.game, "--players", str(n_players), "--bots", *names]
-    words += ["--games", str(args.games), "--seed", str(args.seed)]
-    words += ["--max-steps", str(args.max_steps), "--out", args.out, "--resume"]
-    if args.rules:
-        words += ["--rules", args.rules]
-    if args.jobs > 1:
-        words += ["--jobs", str(args.jobs)]
-    return shlex.join(words)
 
 
 def check(args: argparse.Namespace) -> None:
@@ -143,26 +126,7 @@ def add_parser(sub: Any) -> None:
         help="random seed, 0 to 2**63-1 (default 0)",
     )
     p.add_argument("--rules", metavar="FILE", help="a JSON rule file (fields that differ)")
-    p.add_argument(
-        "--jobs",
-        type=whole(1, cpu_count),
-        default=1,
-        help="worker processes, 1 to the number of CPUs (default 1: this process)",
-    )
-    p.add_argument(
-        "--max-steps",
-        type=whole(1, 10**7),
-        default=100_000,
-        metavar="N",
-        help="a game not over after N actions (default 100000) is counted apart",
-    )
+    run_arguments(p)
     p.add_argument("--anchor", metavar="BOT", help="the bot rated 0 Elo (default: random)")
-    p.add_argument(
-        "--out", metavar="FILE", help="keep each game in FILE (JSON Lines) as it finishes"
-    )
-    p.add_argument(
-        "--resume", action="store_true", help="continue the interrupted run kept in --out FILE"
-    )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--plot", metavar="FILE", help="save the ratings and their intervals (PNG)")
     p.set_defaults(func=run, check=check, _parser=p)
