@@ -41,23 +41,24 @@ def test_every_card_needs_the_card_in_hand():
         hands=[(), ("spy",), ()],
         emissaries={"Milan": [RED], "Rome": [GREEN]},
     )
-    for action, card in (
-        (PlayGoodFortune("Padua", "army"), "good_fortune"),
-        (PlayCavalryCharge("Friuli", GREEN), "cavalry_charge"),
-        (PlayForcedMarch("Padua", "Treviso", 1), "forced_march"),
-        (PlayResistance("Friuli", GREEN), "resistance"),
-        (PlayLoyalVassal("loyal_vassal:1", "Friuli"), "loyal_vassal:1"),
-        (PlayBishop("bishop:5-1"), "bishop:5-1"),
-        (PlayPope(), "pope"),
-        (PlayKingIsDead(), "king_is_dead"),
-        (PlaySpy(GREEN), "spy"),
-        (PlayInvasion("magyar_invasion"), "magyar_invasion"),
-        (PlaySecretPact("secret_pact:1-2-3"), "secret_pact:1-2-3"),
-        (PlayHostage(GREEN, "Rome"), "hostage"),
+    for action, printed in (
+        (PlayGoodFortune("Padua", "army"), "Good fortune"),
+        (PlayCavalryCharge("Friuli", GREEN), "Cavalry charge"),
+        (PlayForcedMarch("Padua", "Treviso", 1), "Forced march"),
+        (PlayResistance("Friuli", GREEN), "Resistance"),
+        (PlayLoyalVassal("loyal_vassal:1", "Friuli"), "Loyal vassal 1"),
+        (PlayBishop("bishop:5-1"), "Bishop 5-1"),
+        (PlayPope(), "Pope"),
+        (PlayKingIsDead(), "The King is dead"),
+        (PlaySpy(GREEN), "Spy"),
+        (PlayInvasion("magyar_invasion"), "Magyar invasion"),
+        (PlaySecretPact("secret_pact:1-2-3"), "Secret pact 1-2-3"),
+        (PlayHostage(GREEN, "Rome"), "Hostage"),
     ):
-        assert_illegal(s, action, f"red has no {card} card in hand")
-    assert_illegal(s, PlayBishop("spy"), "spy is not a bishop card")
-    assert_illegal(s, PlayInvasion("pope"), "pope is not an invasion card")
+        # a refusal names the card as it is printed, never by its id
+        assert_illegal(s, action, f"red has no {printed} card in hand")
+    assert_illegal(s, PlayBishop("spy"), "Spy is not a bishop card")
+    assert_illegal(s, PlayInvasion("pope"), "Pope is not an invasion card")
 
 
 # -- military cards --------------------------------------------------------------------------------
