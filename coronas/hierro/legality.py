@@ -176,11 +176,11 @@ class TurnRules:
             card = played_card(a)
             if card_kind_needed == "invasion":
                 if card not in ("magyar_invasion", "saracen_invasion"):
-                    return f"{card_name(card)} is not an invasion card"
+                    return f'"{card_name(card)}" is not an invasion card'
             elif card_kind(card) != card_kind_needed:
-                return f"{card_name(card)} is not a {card_kind_needed.replace('_', ' ')} card"
+                return f'"{card_name(card)}" is not a {card_kind_needed.replace("_", " ")} card'
             if card not in self.hands[p]:
-                return f"{who} has no {card_name(card)} card in hand"
+                return f'{who} has no "{card_name(card)}" card in hand'
         return check(self, p, who, a)
 
     def _r_move(self, p: int, who: str, a: actions.Move) -> str | None:
@@ -371,7 +371,7 @@ class TurnRules:
 
     def _r_discard(self, p: int, who: str, a: actions.DiscardCard) -> str | None:
         if a.card not in self.hands[p]:
-            return f"{who} has no {card_name(a.card)} card in hand"
+            return f'{who} has no "{card_name(a.card)}" card in hand'
         return None
 
     def _r_good_fortune(self, p: int, who: str, a: actions.PlayGoodFortune) -> str | None:
@@ -413,7 +413,7 @@ class TurnRules:
         if err:
             return err
         if self.shield_of(a.castle) not in card_shields(a.card):
-            return f"{a.castle} does not bear the shield shown on {card_name(a.card)}"
+            return f'{a.castle} does not bear the shield shown on "{card_name(a.card)}"'
         return None
 
     def _r_bishop(self, p: int, who: str, a: actions.PlayBishop) -> str | None:

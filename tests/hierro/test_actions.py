@@ -326,7 +326,7 @@ def test_take_discard_and_hand_limit():
     s = position(hands=[("spy", "pope", "hostage", "spy", "resistance"), (), ()])
     assert_illegal(s, TakeCard("military"), "discard one first")
     assert_illegal(s, TakeCard("gold"), "no gold deck")
-    assert_illegal(s, DiscardCard("king_is_dead"), "no king_is_dead card in hand")
+    assert_illegal(s, DiscardCard("king_is_dead"), 'no "The King is dead" card in hand')
     s.apply(DiscardCard("spy"))
     assert s.hands[RED] == ("hostage", "pope", "resistance", "spy")
     assert s.discards == {"spy": 1}
@@ -370,7 +370,7 @@ def test_non_turn_actions_are_refused_at_play():
     s = position()
     assert_illegal(s, Keep("spy"), "not an action of a turn")
     assert_illegal(s, Reroll(), "not an action of a turn")
-    assert_illegal(s, PlayPope(), "no pope card in hand")
+    assert_illegal(s, PlayPope(), 'no "Pope" card in hand')
 
 
 def test_more_card_refusals():

@@ -56,9 +56,9 @@ def test_every_card_needs_the_card_in_hand():
         (PlayHostage(GREEN, "Rome"), "Hostage"),
     ):
         # a refusal names the card as it is printed, never by its id
-        assert_illegal(s, action, f"red has no {printed} card in hand")
-    assert_illegal(s, PlayBishop("spy"), "Spy is not a bishop card")
-    assert_illegal(s, PlayInvasion("pope"), "Pope is not an invasion card")
+        assert_illegal(s, action, f'red has no "{printed}" card in hand')
+    assert_illegal(s, PlayBishop("spy"), '"Spy" is not a bishop card')
+    assert_illegal(s, PlayInvasion("pope"), '"Pope" is not an invasion card')
 
 
 # -- military cards --------------------------------------------------------------------------------
