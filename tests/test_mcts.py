@@ -253,8 +253,10 @@ def test_command_line_bot_specs():
     assert (bots[0].simulations, bots[1].seconds) == (300, 0.5)
     assert make_bots(Batalla, "mcts", 2)[1][0].simulations == 1000  # Batalla's own budget
     from coronas.carolus import Game as Carolus
+    from coronas.carolus.playout import SEARCH
 
-    assert make_bots(Carolus, "mcts", 2)[1][0].simulations == DEFAULT_SIMULATIONS
+    assert make_bots(Carolus, "mcts", 2)[1][0].simulations == SEARCH["simulations"]
+    assert MCTSBot().simulations == DEFAULT_SIMULATIONS  # the engine's bot, untuned
     with pytest.raises(CommandError, match=r"mcts:fast.*expected a number of simulations"):
         make_bots(Batalla, "mcts:fast", 2)
     with pytest.raises(CommandError, match="takes no settings"):

@@ -23,8 +23,9 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
-from coronas.carolus.playout import LightBot, lead
-from coronas.engine import MCTSBot, RandomBot
+from coronas.carolus.playout import SEARCH, LightBot, lead
+from coronas.engine import RandomBot
+from coronas.engine.mcts import tuned
 
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
@@ -96,6 +97,6 @@ BOTS: dict[str, Any] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "light": LightBot,
-    "mcts": MCTSBot,
+    "mcts": tuned(SEARCH),
 }
 """The bots by name, as ``coronas play --bots`` and ``coronas simulate`` find them."""

@@ -27,7 +27,7 @@ from coronas.engine.evaluation import logistic_shares, win_shares
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
 
-__all__ = ["COMMON_RANDOM_NUMBERS", "SCALE", "LightBot", "evaluate"]
+__all__ = ["COMMON_RANDOM_NUMBERS", "SCALE", "SEARCH", "LightBot", "evaluate"]
 
 COMMON_RANDOM_NUMBERS = False
 """Whether ``rank_actions`` plays every move out on the same seeded games: not here. After two
@@ -35,6 +35,11 @@ different placements the bag's draws follow different knights at once, so games 
 seeds part at the first draw and the difference between two moves is measured no better
 (``benchmarks/bench_winchances.py``: the interval's width 0.99 times that of games of their
 own, the spread of the estimates 1.38 times); each move gets games of its own instead."""
+
+SEARCH = {"c": 0.3, "depth": 10, "simulations": 1000}
+"""The search bot's settings in this game (``mcts`` in ``BOTS``): playouts cut after 10
+actions and scored by :func:`evaluate`, a small exploration constant, and 1000 simulations a
+decision, about 0.35 s on one core (played to the end, 200 simulations took a second)."""
 
 SCALE = 1.5
 """Castles of lead (with families held, see :func:`evaluate`) that multiply the odds by e."""

@@ -22,8 +22,9 @@ import random
 from typing import Any
 
 from coronas.engine import MCTSBot, RandomBot
+from coronas.engine.mcts import tuned
 from coronas.hierro import actions
-from coronas.hierro.playout import LightBot, battle_odds, card_value, distances
+from coronas.hierro.playout import SEARCH, LightBot, battle_odds, card_value, distances
 from coronas.hierro.state import ROME, HierroState
 
 __all__ = ["BOTS", "GreedyBot", "LightBot", "MCTSBot", "RandomBot", "Seen"]
@@ -276,5 +277,5 @@ def _move_value(seen: Seen, p: int, a: Any) -> float:
     return 0.4 + (before - after) * (0.6 + size_bonus)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "light": LightBot, "mcts": MCTSBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "light": LightBot, "mcts": tuned(SEARCH)}
 """The bots by name (used by ``coronas play`` and ``coronas simulate``)."""
