@@ -441,3 +441,10 @@ def test_replay_of_a_game_stopped_at_a_roll_says_so(capsys, tmp_path):
     ToyGame(seed=1).new_initial_state().save(path)
     status, out, _ = run(capsys, "replay", str(path))
     assert status == 0 and "the game is not over: a roll or draw is being made" in out
+
+
+def test_bots_are_named_with_spaces_or_commas(capsys):
+    spaced = run(capsys, "play", "batalla", "--bots", "mcts:5", "greedy", "--seed", "3", "--quiet")
+    commas = run(capsys, "play", "batalla", "--bots", "mcts:5,greedy", "--seed", "3", "--quiet")
+    assert spaced == commas and spaced[0] == 0
+    assert "player 1 (mcts:5)" in spaced[1] and "winner(s):" in spaced[1]

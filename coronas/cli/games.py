@@ -75,6 +75,14 @@ def _make_bot(game_cls: type, spec: str) -> Any:
         raise CommandError(str(exc)) from None
 
 
+class _BotNames(argparse.Action):
+    """``--bots mcts greedy greedy`` and ``--bots mcts,greedy,greedy`` alike: kept as one
+    comma-separated text."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+        setattr(namespace, self.dest, ",".join(values))
+
+
 def game_arguments(p: argparse.ArgumentParser, default_bots: str = "random") -> None:
     """GAME, --players, --bots, --seed and --rules."""
     p.add_argument("game", metavar="GAME", help="hierro, carolus or batalla")
@@ -86,8 +94,11 @@ def game_arguments(p: argparse.ArgumentParser, default_bots: str = "random") -> 
     p.add_argument(
         "--bots",
         default=default_bots,
-        help="bot names, one for all seats or one per seat, comma-separated; mcts takes a "
-        "budget: mcts:2000 (simulations), mcts:1s (seconds a decision) "
+        nargs="+",
+        action=_BotNames,
+        metavar="BOT",
+        help="bot names, one for all seats or one per seat, separated by spaces or commas; "
+        "mcts takes a budget: mcts:2000 (simulations), mcts:1s (seconds a decision) "
         f"(default {default_bots})",
     )
     p.add_argument(
