@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from functools import partial
 from typing import Any
@@ -97,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         game = available_games()[name]
         bot = game.bot("mcts:5") if args.quick else game.bot("mcts")
         times = decision_times(game, players, bot, 2 if args.quick else 8)
+        print(f"{name}: {bot!r}, {statistics.fmean(times):.2f} s a decision", file=sys.stderr)
         timing.append(
             [
                 f"{name} ({players} players)",
@@ -125,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{(time.perf_counter() - start) / 60:.0f} min",
                 ]
             )
+            # each match-up as it ends, so that a long run interrupted keeps what it measured
+            print(" | ".join(rows[-1]), file=sys.stderr, flush=True)
     print("The search bot's time per decision (one core, seeded positions):")
     print()
     print(_machine.table(["game", "bot", "mean", "longest"], timing))

@@ -198,6 +198,60 @@ def test_cut_playouts_are_scored_by_the_evaluation():
         Search(state, depth=3)
 
 
+def test_a_cut_playout_runs_on_to_a_settled_position():
+    """Depth 0, but only a position with no die pending counts as settled: the gamble's
+    playout rolls the die and ends the game (so the evaluation, which says 0.9 to player 0,
+    never scores it); with a settled test that always holds, it is cut at the die."""
+    state = GambleGame().new_initial_state()
+    scored: list[State] = []
+
+    def evaluate(s: State) -> tuple[float, float]:
+        scored.append(s.clone())
+        return (0.9, 0.1)
+
+    def no_die_pending(s: State) -> bool:
+        return s.current_player != CHANCE
+
+    found = Search(state, rng=2, evaluate=evaluate, depth=0, settled=no_die_pending)
+    found.run(simulations=40)
+    gamble = found.root.children[Choice(True)]
+    assert gamble.visits > 0
+    assert sum(gamble.values()) == pytest.approx(1.0)  # finished games' shares, never 0.9
+    assert scored == []  # the sure draw ends the game too: nothing was left to evaluate
+    cut = Search(state, rng=2, evaluate=evaluate, depth=0, settled=lambda s: True)
+    assert cut.run(simulations=2).root.children[Choice(True)].values() == (0.9, 0.1)
+
+
+def test_carolus_and_hierro_playouts_are_scored_only_when_settled():
+    """The games' own settled tests: Carolus Magnus once the emperor has stopped (between two
+    turns), Corona de Hierro at a seat's turn (no dice or cards pending)."""
+    from coronas.carolus import Game as Carolus
+    from coronas.carolus.playout import evaluate as carolus_evaluate
+    from coronas.hierro import Game as Hierro
+    from coronas.hierro.playout import evaluate as hierro_evaluate
+
+    for game, evaluate, steps in (
+        (Carolus(players=2, seed=4), carolus_evaluate, lambda s: s.phase),
+        (Hierro(players=3, seed=4), hierro_evaluate, lambda s: s.step),
+    ):
+        state = game.new_initial_state()
+        rng = random.Random(4)
+        while state.is_chance_node() or len(state.legal_actions()) < 2:
+            state.apply(
+                state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0]
+            )
+        seen: list[str] = []
+
+        def recording(s: State, evaluate=evaluate, steps=steps, seen=seen) -> tuple[float, ...]:
+            seen.append(steps(s))
+            return evaluate(s)
+
+        Search(state, rng=1, evaluate=recording, depth=0).run(simulations=30)
+        assert seen, "some playouts were cut"
+        allowed = {"replenish", "disc", "order"} if game.name == "carolus" else {"play"}
+        assert set(seen) <= allowed, seen
+
+
 def test_the_tree_reads_as_a_table_and_a_graph():
     state = GambleGame().new_initial_state()
     found = search(state, simulations=40, rng=3)

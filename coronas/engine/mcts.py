@@ -10,7 +10,9 @@ The search is UCT (Kocsis and Szepesvári, 2006) with explicit chance and hidden
   (``state.sample_chance``), never chosen; the tree keeps one child per outcome met;
 * **expansion**: one new node per simulation;
 * **playout** from the new node by a pluggable policy (any bot), to the end of the game or,
-  with ``depth``, for at most ``depth`` actions and then scored by ``evaluate(state)``;
+  with ``depth``, for ``depth`` actions and on to the next position the game calls settled
+  (``settled(state)``: say, once the emperor has stopped, or no dice are pending), then scored
+  by ``evaluate(state)``;
 * **backup** of every seat's value, for any number of players: a finished game is worth
   ``1/k`` to each of its ``k`` winners and 0 to the others (the win share), so a node's mean
   value for a seat is that seat's estimated chance of winning.
@@ -26,8 +28,8 @@ legal when its parent was visited), not the parent's visits. In a game with no s
 ``resample`` is a copy and the search is plain UCT.
 
 The defaults come from the game: its ``playout`` module (``coronas/<game>/playout.py``),
-when present, gives ``LightBot`` and ``evaluate``; otherwise playouts are random and run to
-the end (:func:`game_defaults`).
+when present, gives ``LightBot``, ``evaluate`` and ``settled``; otherwise playouts are random
+and run to the end (:func:`game_defaults`).
 
 >>> from coronas.batalla import Game
 >>> bot = MCTSBot(simulations=50, seed=1)
@@ -75,18 +77,22 @@ DEFAULT_SIMULATIONS = 200
 """The budget of ``mcts`` named without one: a reproducible simulation count."""
 MAX_SIMULATIONS = 10_000_000
 MAX_SECONDS = 3600.0
+MAX_UNSETTLED = 200
+"""Actions a cut playout may run past its depth while waiting for a settled position."""
 
 
 # -- the game's defaults -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Defaults:
-    """A game's playout policy and evaluation (None: play to the end), and whether moves
+    """A game's playout policy and evaluation (None: play to the end), whether moves
     compared by their playouts are played on common random numbers (the game's
-    ``playout.COMMON_RANDOM_NUMBERS``, true unless it says otherwise)."""
+    ``playout.COMMON_RANDOM_NUMBERS``, true unless it says otherwise), and where a cut playout
+    may be scored (``playout.settled``; None: anywhere)."""
 
     playout: Any
     evaluate: Callable[[State], Sequence[float]] | None
     common_random_numbers: bool = True
+    settled: Callable[[State], bool] | None = None
 
 
 @functools.cache
@@ -101,12 +107,14 @@ def _defaults_of(package: str) -> Defaults:
         module.LightBot(),
         getattr(module, "evaluate", None),
         getattr(module, "COMMON_RANDOM_NUMBERS", True),
+        getattr(module, "settled", None),
     )
 
 
 def game_defaults(state: State) -> Defaults:
-    """The playout policy and evaluation of ``state``'s game: ``LightBot()`` and ``evaluate``
-    from its ``playout`` module if it has one, else :class:`RandomBot` and no evaluation."""
+    """The playout policy and evaluation of ``state``'s game: ``LightBot()``, ``evaluate`` and
+    ``settled`` from its ``playout`` module if it has one, else :class:`RandomBot` and no
+    evaluation."""
     return _defaults_of(type(state.game).__module__.rsplit(".", 1)[0])
 
 
@@ -158,6 +166,7 @@ class Search:
         playout: Any = None,
         evaluate: Callable[[State], Sequence[float]] | None = None,
         depth: int | None = None,
+        settled: Callable[[State], bool] | None = None,
     ):
         player = state.current_player
         if player < 0:
@@ -171,6 +180,7 @@ class Search:
         defaults = game_defaults(state)
         self.playout = defaults.playout if playout is None else playout
         self.evaluate = evaluate if evaluate is not None else defaults.evaluate
+        self.settled = settled if settled is not None else defaults.settled
         if depth is not None and self.evaluate is None:
             raise ValueError("playouts cut at a depth need an evaluate(state) to score them")
         self.depth = depth
@@ -263,11 +273,16 @@ class Search:
         apply = s._apply_unchecked
         steps = 0
         limit = self.depth
+        settled = self.settled
         while True:
             player = s._current_player()
             if player == TERMINAL:
                 return win_shares(s)
-            if limit is not None and steps >= limit:
+            if (
+                limit is not None
+                and steps >= limit
+                and (settled is None or settled(s) or steps >= limit + MAX_UNSETTLED)
+            ):
                 return tuple(self.evaluate(s))
             apply(sample(rng) if player == CHANCE else choose(s, rng))
             steps += 1

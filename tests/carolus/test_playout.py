@@ -51,3 +51,26 @@ def test_evaluate_favours_the_player_near_the_castle_target():
     assert state.control.count(0) == 2
     shares = evaluate(state)
     assert shares[0] > 0.9 and shares[0] + shares[1] == pytest.approx(1)
+
+
+def test_evaluate_counts_knights_in_the_regions_before_the_emperor_gets_there():
+    """Two castles each. Player 0 controls red (one red knight in court against none) and
+    four red knights stand in regions 3 and 7, which have no castles: were the emperor to stop
+    there, player 0 would build in both. Without control of red they count for nobody."""
+    castles = {2: (0, 1), 5: (0, 1), 9: (1, 1), 12: (1, 1)}
+    knights = {3: {"red": 2}, 7: {"red": 2}}
+    held = make(castles=castles, knights=knights, courts=({"red": 1}, {"blue": 1}))
+    loose = make(castles=castles, knights=knights, courts=({"green": 1}, {"blue": 1}))
+    assert held.control[0] == 0 and loose.control[0] == -1
+    assert evaluate(loose)[0] == pytest.approx(0.5)
+    assert evaluate(held)[0] > 0.6
+
+
+def test_evaluate_prefers_a_safe_lead_in_a_court():
+    """The same board; player 0 holds red by two knights in one position, by one in the other
+    (which player 1 can tie with a single knight): the safer court is worth more."""
+    castles = {2: (0, 1), 9: (1, 1)}
+    safe = make(castles=castles, courts=({"red": 3}, {"red": 1}))
+    thin = make(castles=castles, courts=({"red": 2}, {"red": 1}))
+    assert safe.control[0] == thin.control[0] == 0
+    assert evaluate(safe)[0] > evaluate(thin)[0] > 0.5
