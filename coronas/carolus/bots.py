@@ -23,7 +23,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
-from coronas.carolus.playout import SEARCH, LightBot, lead
+from coronas.carolus.playout import SEARCH, LightBot, court_lead, lead
 from coronas.engine import RandomBot
 from coronas.engine.mcts import tuned
 
@@ -45,12 +45,10 @@ def _best_stop(state: CarolusState, p: int, disc: int) -> int:
 
 def _court_value(state: CarolusState, p: int) -> float:
     """Families held, and how far ahead in each court, as a small positional bonus."""
-    value = 0.0
-    for i in range(len(state.rules.families)):
-        own = state.court[p][i]
-        rival = max(c[i] for q, c in enumerate(state.court) if q != p)
-        value += (3.0 if state.control[i] == p else 0.0) + 0.3 * max(-2, min(2, own - rival))
-    return value
+    return sum(
+        (3.0 if held == p else 0.0) + 0.3 * max(-2, min(2, court_lead(state, p, f)))
+        for f, held in enumerate(state.control)
+    )
 
 
 class GreedyBot:

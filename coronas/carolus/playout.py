@@ -27,7 +27,16 @@ from coronas.engine.evaluation import logistic_shares, win_shares
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
 
-__all__ = ["COMMON_RANDOM_NUMBERS", "COURT", "SCALE", "SEARCH", "LightBot", "evaluate", "settled"]
+__all__ = [
+    "COMMON_RANDOM_NUMBERS",
+    "COURT",
+    "SCALE",
+    "SEARCH",
+    "LightBot",
+    "court_lead",
+    "evaluate",
+    "settled",
+]
 
 COMMON_RANDOM_NUMBERS = False
 """Whether ``rank_actions`` plays every move out on the same seeded games: not here. After two
@@ -104,17 +113,19 @@ def evaluate(state: CarolusState) -> tuple[float, ...]:
             projected[strength.index(best)] += max(held, 1)
         elif owner[r] >= 0:
             projected[owner[r]] += held
-    court = state.court
-    margin = [0.0] * n
-    for f in range(len(control)):
-        counts = [c[f] for c in court]
-        for p in range(n):
-            rival = max(c for q, c in enumerate(counts) if q != p)
-            margin[p] += max(-2, min(2, counts[p] - rival))
+    families = range(len(control))
+    margin = [sum(max(-2, min(2, court_lead(state, p, f))) for f in families) for p in range(n)]
     strengths = [(totals[p] + projected[p]) / 2 + COURT * margin[p] for p in range(n)]
     target = state.rules.castle_target(n)
     left = max(target - max(totals), 1) / target
     return logistic_shares(strengths, SCALE * left + 0.25)
+
+
+def court_lead(state: CarolusState, p: int, f: int) -> int:
+    """The knights of family ``f`` in ``p``'s court less the most any rival court holds
+    (positive: ``p`` leads; control changes hands when a rival draws level and passes)."""
+    court = state.court
+    return court[p][f] - max(c[f] for q, c in enumerate(court) if q != p)
 
 
 class LightBot:
@@ -183,10 +194,9 @@ def _knight_value(state: CarolusState, p: int, f: int, action: Any, reach: froze
     held = state.control[f] == p
     if region is not None:
         return 1.5 if held and region in reach else -1.0
-    own = state.court[p][f]
-    rival = max(c[f] for q, c in enumerate(state.court) if q != p)
-    if not held and own + 1 > rival:
+    ahead = court_lead(state, p, f)
+    if not held and ahead + 1 > 0:
         return 3.0  # this knight takes the family
-    if held and own <= rival:
+    if held and ahead <= 0:
         return 2.5  # this knight keeps a tied family
-    return 0.5 - 0.1 * abs(own + 1 - rival)  # nearer to the rival's count is worth more
+    return 0.5 - 0.1 * abs(ahead + 1)  # nearer to the rival's count is worth more

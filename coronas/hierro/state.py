@@ -27,7 +27,8 @@ draws, the end of the game and the scoring; :mod:`coronas.hierro.legality` when 
 turn is legal and why not (:mod:`coronas.hierro.listing` lists the legal ones fast);
 :mod:`coronas.hierro.effects` what each action and card does, with the dice of battles,
 assaults and emissaries; :mod:`coronas.hierro.positions` positions set up by hand;
-:mod:`coronas.hierro.views` the labels, text, HTML and graph of a state.
+:mod:`coronas.hierro.views` the labels, text and HTML of a state, and
+:mod:`coronas.hierro.observation` what a seat sees of it and its graph.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from coronas.hierro.actions import (
 from coronas.hierro.effects import TurnEffects
 from coronas.hierro.legality import TurnRules
 from coronas.hierro.listing import TurnListing
+from coronas.hierro.observation import StateData
 from coronas.hierro.phases import GamePhases
 from coronas.hierro.positions import build_position
 from coronas.hierro.tables import BoardInfo
@@ -70,7 +72,7 @@ if TYPE_CHECKING:
 __all__ = ["BARBARIANS", "DECKS", "ROME", "ZONE", "BoardInfo", "HierroState"]
 
 
-class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, State):
+class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, StateData, State):
     """A position of Corona de Hierro (see the module docstring for the steps)."""
 
     # -- set-up ------------------------------------------------------------------------------------
