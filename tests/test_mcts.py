@@ -13,7 +13,7 @@ import pytest
 
 from coronas.cli._base import CommandError
 from coronas.cli.games import make_bots
-from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, RuleSet, State, play
+from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, RuleSet, State, mcts, play
 from coronas.engine.mcts import (
     DEFAULT_SIMULATIONS,
     EXPLORATION,
@@ -264,6 +264,63 @@ def test_the_tree_reads_as_a_table_and_a_graph():
     assert sum(g.nodes[c]["visits"] for c in g.successors(0)) == 40
     top = found.graph(max_depth=1)
     assert max(d for _, d in top.nodes(data="depth")) == 1
+
+
+# -- a game that can go round for ever: a playout must still end -----------------------------------
+@dataclasses.dataclass(frozen=True)
+class Step(Action):
+    name: str
+
+
+class LoopState(State):
+    """Seat 0 stops (and wins) or wanders; once wandering, the seats pass for ever."""
+
+    def _setup(self) -> None:
+        self.where = "start"
+        self.passes = 0
+
+    def _current_player(self) -> int:
+        if self.where == "stopped":
+            return TERMINAL
+        return self.passes % 2
+
+    def _legal_actions(self):
+        if self.where == "start":
+            return [Step("stop"), Step("wander")]
+        return [Step("pass")]
+
+    def _chance_outcomes(self):
+        return []
+
+    def _apply(self, action) -> None:
+        if action.name == "pass":
+            self.passes += 1
+        else:
+            self.where = "stopped" if action.name == "stop" else "wandering"
+
+    def _returns(self):
+        return [1, 0]
+
+
+class LoopGame(Game):
+    name = "loop"
+    state_class = LoopState
+    rules_class = RuleSet
+    action_types = (Step,)
+    min_players = max_players = 2
+
+
+def test_a_playout_that_never_ends_is_scored_where_it_stands(monkeypatch):
+    """MAX_PLAYOUT actions into a playout with no end in sight, the search scores it as a
+    draw (1/2 each, 2 seats) or, given an evaluation, by the evaluation; stopping wins."""
+    monkeypatch.setattr(mcts, "MAX_PLAYOUT", 50)
+    state = LoopGame().new_initial_state()
+    found = Search(state, rng=1).run(simulations=2)
+    assert found.root.children[Step("wander")].values() == (0.5, 0.5)
+    assert found.root.children[Step("stop")].values() == (1.0, 0.0)
+    assert found.best() == Step("stop")
+    judged = Search(state, rng=1, evaluate=lambda s: (0.25, 0.75)).run(simulations=2)
+    assert judged.root.children[Step("wander")].values() == (0.25, 0.75)
 
 
 def test_defaults_fall_back_to_random_full_playouts():

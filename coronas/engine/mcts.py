@@ -12,7 +12,8 @@ The search is UCT (Kocsis and Szepesvári, 2006) with explicit chance and hidden
 * **playout** from the new node by a pluggable policy (any bot), to the end of the game or,
   with ``depth``, for ``depth`` actions and on to the next position the game calls settled
   (``settled(state)``: say, once the emperor has stopped, or no dice are pending), then scored
-  by ``evaluate(state)``;
+  by ``evaluate(state)``; a playout still going after :data:`MAX_PLAYOUT` actions is scored
+  where it stands;
 * **backup** of every seat's value, for any number of players: a finished game is worth
   ``1/k`` to each of its ``k`` winners and 0 to the others (the win share), so a node's mean
   value for a seat is that seat's estimated chance of winning.
@@ -28,8 +29,8 @@ legal when its parent was visited), not the parent's visits. In a game with no s
 ``resample`` is a copy and the search is plain UCT.
 
 The defaults come from the game: its ``playout`` module (``coronas/<game>/playout.py``),
-when present, gives ``LightBot``, ``evaluate`` and ``settled``; otherwise playouts are random
-and run to the end (:func:`game_defaults`).
+when present, gives the playout policy (its ``PLAYOUT``, else ``LightBot()``), ``evaluate``
+and ``settled``; otherwise playouts are random and run to the end (:func:`game_defaults`).
 
 >>> from coronas.batalla import Game
 >>> bot = MCTSBot(simulations=50, seed=1)
@@ -79,6 +80,10 @@ MAX_SIMULATIONS = 10_000_000
 MAX_SECONDS = 3600.0
 MAX_UNSETTLED = 200
 """Actions a cut playout may run past its depth while waiting for a settled position."""
+MAX_PLAYOUT = 20_000
+"""Actions after which a playout that has not ended is scored where it stands: by the
+evaluation if there is one, else as a draw between every seat (a policy that never errs at
+random can go round in circles)."""
 
 
 # -- the game's defaults -------------------------------------------------------------------------
@@ -103,8 +108,9 @@ def _defaults_of(package: str) -> Defaults:
         if exc.name != f"{package}.playout":
             raise
         return Defaults(RandomBot(), None)
+    policy = getattr(module, "PLAYOUT", None)
     return Defaults(
-        module.LightBot(),
+        module.LightBot() if policy is None else policy,
         getattr(module, "evaluate", None),
         getattr(module, "COMMON_RANDOM_NUMBERS", True),
         getattr(module, "settled", None),
@@ -112,9 +118,9 @@ def _defaults_of(package: str) -> Defaults:
 
 
 def game_defaults(state: State) -> Defaults:
-    """The playout policy and evaluation of ``state``'s game: ``LightBot()``, ``evaluate`` and
-    ``settled`` from its ``playout`` module if it has one, else :class:`RandomBot` and no
-    evaluation."""
+    """The playout policy and evaluation of ``state``'s game, from its ``playout`` module if it
+    has one: ``PLAYOUT`` (the search's policy, where the game sets one) or else
+    ``LightBot()``, ``evaluate`` and ``settled``; else :class:`RandomBot` and no evaluation."""
     return _defaults_of(type(state.game).__module__.rsplit(".", 1)[0])
 
 
@@ -284,6 +290,10 @@ class Search:
                 and (settled is None or settled(s) or steps >= limit + MAX_UNSETTLED)
             ):
                 return tuple(self.evaluate(s))
+            if steps >= MAX_PLAYOUT:
+                if self.evaluate is not None:
+                    return tuple(self.evaluate(s))
+                return (1 / s.num_players,) * s.num_players
             apply(sample(rng) if player == CHANCE else choose(s, rng))
             steps += 1
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 
 import pytest
 
 from coronas.engine import IllegalAction, RandomBot, State, play
 from coronas.engine.actions import jsonable
+from coronas.engine.mcts import game_defaults
 from coronas.hierro import AttackCastle, Game
 from coronas.hierro.bots import BOTS
-from coronas.hierro.playout import LightBot, evaluate
+from coronas.hierro.playout import LEGITIMACY, PLAYOUT, SCALE, LightBot, evaluate
 
 from ..playouts import check_shares_along_a_game, light_wins, play_legally
 from .helpers import BLUE, GREEN, RED, position
@@ -138,3 +140,25 @@ def test_evaluate_ranks_a_winning_position_above_a_losing_one():
     assert shares[RED] > 0.8
     assert shares[RED] > shares[GREEN] and shares[RED] > shares[BLUE]
     assert shares[GREEN] == pytest.approx(shares[BLUE])
+
+
+def test_evaluate_counts_each_level_of_legitimacy():
+    """Red and green two levels above blue, all three in the yellow band (levels 5 to 9) and
+    otherwise alike. Red and green tie at the top, so neither is crowned alone (scores()
+    would give a lone leader the green band's 6 VP). Each leads blue by 2 x LEGITIMACY VP of
+    strength, so its share is w / (2w + 1) with w = e^(2L/S), worked out by hand from the
+    logistic model."""
+    even = position(legitimacy=[6, 6, 6])
+    ahead = position(legitimacy=[8, 8, 6])
+    assert evaluate(even) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    w = math.exp(2 * LEGITIMACY / SCALE)
+    assert evaluate(ahead) == pytest.approx((w / (2 * w + 1), w / (2 * w + 1), 1 / (2 * w + 1)))
+
+
+def test_the_search_plays_out_without_random_moves():
+    """The search's playout policy is the light player that never plays at random (a cut
+    playout needs no random moves to end); win chances keep LightBot(), which does."""
+    defaults = game_defaults(Game(players=3, seed=1).new_initial_state())
+    assert defaults.playout is PLAYOUT and PLAYOUT.epsilon == 0
+    assert defaults.evaluate is evaluate
+    assert LightBot().epsilon == 0.1
