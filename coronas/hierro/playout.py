@@ -52,9 +52,11 @@ SEARCH = {"c": 0.3, "depth": 10, "simulations": 600}
 """The search bot's settings in this game (``mcts`` in ``BOTS``): playouts cut after 10
 actions, at the next :func:`settled` position (no dice or cards pending), and scored by
 :func:`evaluate`, a small exploration constant, and 600 simulations a decision, about 0.35 s
-on one core (played to the end, 200 simulations took 1.5 s). One seat against two greedy
-seats, 20 games at 0.4 s a decision, the search won 3 with playouts of depth 0, 8 with 10
-and 7 with 25 (pawns not counted), 10 with 10 and pawns counted (:data:`TROOPS`)."""
+on one core (played to the end, 200 simulations took 1.5 s), playouts by :data:`PLAYOUT`.
+One seat against two greedy seats, 20 games at 0.4 s a decision, the search won 3 with
+playouts of depth 0, 8 with 10 and 7 with 25 (pawns not counted), 10 with 10 and pawns
+counted (:data:`TROOPS`); the screening of :data:`LEGITIMACY` and :data:`PLAYOUT` is in
+docs/performance.md."""
 
 SCALE = 4.0
 """VP of public lead that multiply a seat's odds of winning by e (see :func:`evaluate`)."""
