@@ -136,7 +136,11 @@ def test_simulate_interrupted_by_sigint_resumes_to_the_uninterrupted_summary(cap
     import time
 
     path = tmp_path / "run.jsonl"
-    args = ["simulate", "batalla", "--bots", "greedy,random", "--games", "150", "--seed", "9"]
+    # Enough games that the run is still going when the signal comes, even on a busy machine
+    # where this process may wait seconds for its turn (150 games once ended first).
+    games = 600
+    args = ["simulate", "batalla", "--bots", "greedy,random", "--games", str(games)]
+    args += ["--seed", "9"]
     args += ["--no-progress", "--out", str(path)]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     proc = subprocess.Popen(
@@ -157,11 +161,11 @@ def test_simulate_interrupted_by_sigint_resumes_to_the_uninterrupted_summary(cap
     assert "Traceback" not in err
     assert "interrupted after" in err and f"--out {path} --resume" in err
     kept = len(path.read_text().splitlines()) - 1
-    assert 10 <= kept < 150
+    assert 10 <= kept < games
     # the command it prints continues the run; the summary is the uninterrupted one's
     again = err.strip().splitlines()[-1].split()[2:]  # after "coronas simulate"
     status, resumed, _ = run(capsys, "simulate", *again, "--no-progress")
-    assert status == 0 and len(path.read_text().splitlines()) == 151
+    assert status == 0 and len(path.read_text().splitlines()) == games + 1
     whole_path = tmp_path / "whole.jsonl"
     status, whole, _ = run(capsys, *args[:-1], str(whole_path))
     assert status == 0
