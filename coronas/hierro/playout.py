@@ -51,7 +51,7 @@ __all__ = [
 SEARCH = {"c": 0.3, "depth": 10, "simulations": 600}
 """The search bot's settings in this game (``mcts`` in ``BOTS``): playouts cut after 10
 actions, at the next :func:`settled` position (no dice or cards pending), and scored by
-:func:`evaluate`, a small exploration constant, and 600 simulations a decision, about 0.35 s
+:func:`evaluate`, a small exploration constant, and 600 simulations a decision, about 0.3 s
 on one core (played to the end, 200 simulations took 1.5 s), playouts by :data:`PLAYOUT`.
 One seat against two greedy seats, 20 games at 0.4 s a decision, the search won 3 with
 playouts of depth 0, 8 with 10 and 7 with 25 (pawns not counted), 10 with 10 and pawns
@@ -70,8 +70,8 @@ pay 4 and 6 VP from levels 5 and 10, the highest claim is crowned at the end (6 
 loyalty cards that name it), and the crown ends the game. Counted at a tenth of a VP, as a
 tie-break, a level gained (an emissary in Rome, an alliance) looked worthless within a
 playout, and the search ended its games far down the track: against two greedy seats (30
-seeded games) at 6.3 levels to their 11.0, 3.2 VP behind; at 0.5 a level, 10.3 to 9.8 and
-1.3 VP ahead."""
+seeded games) at 6.3 levels to their 11.0, 3.2 VP behind; at 0.5 a level (24 games), 10.2 to
+9.8 and 1.4 VP ahead. Its wins did not follow (docs/performance.md)."""
 
 
 def settled(state: HierroState) -> bool:
