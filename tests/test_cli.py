@@ -136,19 +136,25 @@ def test_simulate_interrupted_by_sigint_resumes_to_the_uninterrupted_summary(cap
     import time
 
     path = tmp_path / "run.jsonl"
-    # Enough games that the run is still going when the signal comes, even on a busy machine
-    # where this process may wait seconds for its turn (150 games once ended first).
-    games = 600
+    games = 150
     args = ["simulate", "batalla", "--bots", "greedy,random", "--games", str(games)]
     args += ["--seed", "9"]
     args += ["--no-progress", "--out", str(path)]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+
+    def as_at_a_terminal() -> None:
+        # A test run before this one in the same worker may leave Ctrl-C ignored, which a
+        # child inherits (and Python then keeps): give the command a terminal's Ctrl-C.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "coronas.cli", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=as_at_a_terminal,
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
