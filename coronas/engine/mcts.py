@@ -54,7 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from coronas.engine.evaluation import win_shares
+from coronas.engine.evaluation import shares, win_shares
 from coronas.engine.search import RandomBot
 from coronas.engine.state import CHANCE, TERMINAL, State
 
@@ -293,7 +293,7 @@ class Search:
             if steps >= MAX_PLAYOUT:
                 if self.evaluate is not None:
                     return tuple(self.evaluate(s))
-                return (1 / s.num_players,) * s.num_players
+                return shares(range(s.num_players), s.num_players)  # a draw
             apply(sample(rng) if player == CHANCE else choose(s, rng))
             steps += 1
 
