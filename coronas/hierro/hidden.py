@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from coronas.hierro.actions import SpyDiscard
 from coronas.hierro.rules import MILITARY_KINDS, card_kind
@@ -49,40 +49,23 @@ def resample(state: HierroState, player: int, rng: random.Random) -> HierroState
     The result starts at this position: its history is empty and undo goes back to it, no
     further (a determinisation is for play from here, not to be saved as the game).
     """
+    plan = _plan(state, player)
     t = state._copy_position()
-    n = t.num_players
-    spied = t.spied if t.step == "spy" and t.player == player else None
-    others = [q for q in range(n) if q != player and q != spied]
-    # Every pool is sorted before it is shuffled, so that two positions alike to ``player``
-    # give the same draws for the same rng.
-    if t.step != "over":
-        dealt = [q for q in range(n) if q != player and t.loyalty[q] is not None]
-        pool = sorted([t.loyalty[q] for q in dealt] + t._loyalty_left())
+    if plan.loyalty is not None:
+        dealt, pool = plan.loyalty
+        pool = pool.copy()
         rng.shuffle(pool)
         for q, card in zip(dealt, pool, strict=False):
             t.loyalty[q] = card
-    known = _seen_by_spy_memo(state, player)
-    piles = {(name, q): getattr(t, name)[q] for q in others for name in ("hands", "looking")}
-    drawn: dict[tuple[str, int], list[str]] = {where: [] for where in piles}
-    fixed: dict[tuple[str, int], Counter] = {("hands", q): k for q, k in known.items()}
-    for deck_name, deck in t.decks.items():
-        places = []
-        pool = list(Counter(deck).elements())
-        for where, cards in piles.items():
-            mine = Counter(c for c in cards if deck_of(c) == deck_name)
-            sure = Counter(
-                {c: k for c, k in fixed.get(where, {}).items() if deck_of(c) == deck_name}
-            )
-            drawn[where] += sure.elements()
-            free = mine - sure
-            pool += free.elements()
-            places.append((where, free.total()))
-        pool.sort()
+    drawn: dict[tuple[str, int], list[str]] = {where: list(s) for where, s in plan.sure.items()}
+    for deck_name, sorted_pool, places in plan.decks:
+        pool = sorted_pool.copy()
         rng.shuffle(pool)
         i = 0
         for where, k in places:
             drawn[where] += pool[i : i + k]
             i += k
+        deck = t.decks[deck_name]
         for card in list(deck):
             del deck[card]
         for card, k in sorted(Counter(pool[i:]).items()):
@@ -90,6 +73,70 @@ def resample(state: HierroState, player: int, rng: random.Random) -> HierroState
     for (name, q), cards in drawn.items():
         getattr(t, name)[q] = tuple(sorted(cards))
     return t
+
+
+class _Plan(NamedTuple):
+    """What every resample of one position from one seat's view shares: the seats whose
+    loyalty card is drawn and the cards they are drawn from (None once the game is over), the
+    cards sure to be in each hidden pile (seen by Spy), and for each deck the cards drawn from
+    it, sorted, with how many each hidden pile receives."""
+
+    loyalty: tuple[list[int], list[str]] | None
+    sure: dict[tuple[str, int], list[str]]
+    decks: list[tuple[str, list[str], list[tuple[tuple[str, int], int]]]]
+
+
+_last_plan: list[tuple] = []
+"""The last :func:`_plan`, with the state, seat and facts it was made from: a search
+resamples one position thousands of times."""
+
+
+def _plan(state: HierroState, player: int) -> _Plan:
+    known = _seen_by_spy_memo(state, player)
+    facts = (
+        player,
+        state.step,
+        state.player,
+        state.spied,
+        tuple(state.loyalty),
+        tuple(state.hands),
+        tuple(state.looking),
+        tuple(tuple(sorted(deck.items())) for deck in state.decks.values()),
+    )
+    if _last_plan:
+        ref, ref_known, ref_facts, plan = _last_plan[0]
+        if ref is state and ref_known is known and ref_facts == facts:
+            return plan
+    n = state.num_players
+    spied = state.spied if state.step == "spy" and state.player == player else None
+    others = [q for q in range(n) if q != player and q != spied]
+    # Every pool is sorted before it is shuffled, so that two positions alike to ``player``
+    # give the same draws for the same rng.
+    loyalty = None
+    if state.step != "over":
+        dealt = [q for q in range(n) if q != player and state.loyalty[q] is not None]
+        loyalty = (dealt, sorted([state.loyalty[q] for q in dealt] + state._loyalty_left()))
+    piles = {(name, q): getattr(state, name)[q] for q in others for name in ("hands", "looking")}
+    fixed: dict[tuple[str, int], Counter] = {("hands", q): k for q, k in known.items()}
+    sure: dict[tuple[str, int], list[str]] = {where: [] for where in piles}
+    decks = []
+    for deck_name, deck in state.decks.items():
+        places = []
+        pool = list(Counter(deck).elements())
+        for where, cards in piles.items():
+            mine = Counter(c for c in cards if deck_of(c) == deck_name)
+            held = Counter(
+                {c: k for c, k in fixed.get(where, {}).items() if deck_of(c) == deck_name}
+            )
+            sure[where] += held.elements()
+            free = mine - held
+            pool += free.elements()
+            places.append((where, free.total()))
+        pool.sort()
+        decks.append((deck_name, pool, places))
+    plan = _Plan(loyalty, sure, decks)
+    _last_plan[:] = [(state, known, facts, plan)]
+    return plan
 
 
 _last_walk: list[tuple] = []
