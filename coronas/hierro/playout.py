@@ -35,43 +35,35 @@ from coronas.hierro.rules import DIE_COLOURS, Rules, card_kind
 from coronas.hierro.state import MAGYARS, ROME, SARACENS, BoardInfo, HierroState
 
 __all__ = [
-    "LEGITIMACY",
+    "FEATURES",
     "PLAYOUT",
-    "SCALE",
     "SEARCH",
-    "TROOPS",
+    "WEIGHTS",
     "LightBot",
     "battle_odds",
     "card_value",
     "distances",
     "evaluate",
+    "features",
     "settled",
 ]
 
 SEARCH = {"c": 0.3, "depth": 10, "simulations": 600}
-"""The search bot's settings in this game (``mcts`` in ``BOTS``): playouts cut after 10
-actions, at the next :func:`settled` position (no dice or cards pending), and scored by
-:func:`evaluate`, a small exploration constant, and 600 simulations a decision, about 0.3 s
-on one core (played to the end, 200 simulations took 1.5 s), playouts by :data:`PLAYOUT`.
-One seat against two greedy seats, 20 games at 0.4 s a decision, the search won 3 with
-playouts of depth 0, 8 with 10 and 7 with 25 (pawns not counted), 10 with 10 and pawns
-counted (:data:`TROOPS`); the screening of :data:`LEGITIMACY` and :data:`PLAYOUT` is in
-docs/performance.md."""
+"""The search bot's settings in this game (``mcts`` in ``BOTS``): playouts by
+:data:`PLAYOUT` cut after 10 actions, at the next :func:`settled` position (no dice or cards
+pending), and scored by :func:`evaluate`; a small exploration constant; 600 simulations a
+decision, within half a second on one core (played to the end, 200 simulations took 1.5 s).
+How each was chosen, match by match, is in docs/performance.md."""
 
-SCALE = 4.0
-"""VP of public lead that multiply a seat's odds of winning by e (see :func:`evaluate`)."""
-TROOPS = 0.5
-"""VP a pawn on the board is worth to :func:`evaluate`: the castles and battles it may still
-win (against two greedy seats, 20 games at 0.4 s a decision, the search won 10 with it and 8
-without)."""
-LEGITIMACY = 0.5
-"""VP a level of legitimacy is worth to :func:`evaluate`, besides the band it is in: the bands
-pay 4 and 6 VP from levels 5 and 10, the highest claim is crowned at the end (6 VP, and the
-loyalty cards that name it), and the crown ends the game. Counted at a tenth of a VP, as a
-tie-break, a level gained (an emissary in Rome, an alliance) looked worthless within a
-playout, and the search ended its games far down the track: against two greedy seats (30
-seeded games) at 6.3 levels to their 11.0, 3.2 VP behind; at 0.5 a level (24 games), 10.2 to
-9.8 and 1.4 VP ahead. Its wins did not follow (docs/performance.md)."""
+FEATURES = ("castles", "cards", "emissaries", "legitimacy", "pawns", "to_move")
+"""What :func:`evaluate` reads of each seat, all public (:func:`features`)."""
+WEIGHTS = (0.116, 0.202, 0.176, 0.147, 0.149, 0.070)
+"""The weight of each of :data:`FEATURES` in a seat's strength, in nats of odds of winning:
+the maximum-likelihood fit (:func:`~coronas.engine.evaluation.fit_weights`) to positions of
+4000 seeded games between greedy and light players (``python benchmarks/fit_evaluation.py
+hierro``; the fit and how well it predicts are in docs/performance.md). A level of
+legitimacy is worth 1.3 castle VP, a pawn on the board 1.3; the legitimacy band's VP and a
+lone leader's crown, which ``scores()`` counts, add nothing the level does not already say."""
 
 
 def settled(state: HierroState) -> bool:
@@ -81,27 +73,37 @@ def settled(state: HierroState) -> bool:
     return state.step in ("play", "over")
 
 
+def features(state: HierroState) -> list[tuple[int, ...]]:
+    """Each seat's :data:`FEATURES`, from public information only: VP of its castles by noble
+    family, VP of the cards it has played, VP of its free emissaries (1 unless one is held
+    hostage), its level of legitimacy, its pawns on the board, and 1 for the seat to move."""
+    pawns = state.rules.army_pawns
+    return [
+        (
+            row["castles"],
+            row["cards"],
+            row["emissaries"],
+            state.legit[p],
+            pawns - state.pawns[p],
+            int(p == state.player),
+        )
+        for p, row in enumerate(state.public_scores())
+    ]
+
+
 def evaluate(state: HierroState) -> tuple[float, ...]:
     """Each seat's estimated chance of winning, from public information only.
 
-    A seat's strength is its score as the table can count it now (castles by noble family,
-    legitimacy band, free emissaries, VP of cards played: ``scores()`` without the loyalty
-    card, which is secret) plus :data:`LEGITIMACY` VP a level of legitimacy (the bands still
-    to reach, the crown, the first tie-break) plus :data:`TROOPS` VP for each of its pawns on
-    the board.
-    Strengths become shares by the logistic model of
-    :func:`~coronas.engine.evaluation.logistic_shares` with a scale of :data:`SCALE` VP: the
-    hidden loyalty cards are worth a few VP each, so a lead of that size is far from certain.
-    At the end of the game: the exact shares of the winners.
+    A seat's strength is ``WEIGHTS . features(state)`` (:data:`WEIGHTS`, :func:`features`),
+    and the shares follow the logistic model the weights were fitted in
+    (:func:`~coronas.engine.evaluation.logistic_shares` with a scale of 1): the chance each
+    seat would win if greedy players played on from here. At the end of the game: the exact
+    shares of the winners.
     """
     if state.is_terminal():
         return win_shares(state)
-    pawns = state.rules.army_pawns
-    strengths = [
-        row["total"] - row["loyalty"] + LEGITIMACY * legit + TROOPS * (pawns - left)
-        for row, legit, left in zip(state.scores(), state.legit, state.pawns, strict=True)
-    ]
-    return logistic_shares(strengths, SCALE)
+    strengths = [sum(w * x for w, x in zip(WEIGHTS, row, strict=True)) for row in features(state)]
+    return logistic_shares(strengths, 1.0)
 
 
 # P(one roll of the colour's die >= target), by rule set: floats for the policy's comparisons.

@@ -16,7 +16,7 @@ from coronas.engine.actions import jsonable
 from coronas.engine.mcts import game_defaults
 from coronas.hierro import AttackCastle, Game
 from coronas.hierro.bots import BOTS
-from coronas.hierro.playout import LEGITIMACY, PLAYOUT, SCALE, LightBot, evaluate
+from coronas.hierro.playout import FEATURES, PLAYOUT, WEIGHTS, LightBot, evaluate, features
 
 from ..playouts import check_shares_along_a_game, light_wins, play_legally
 from .helpers import BLUE, GREEN, RED, position
@@ -137,22 +137,61 @@ def test_evaluate_ranks_a_winning_position_above_a_losing_one():
         legitimacy=[10, 2, 2],
     )
     shares = evaluate(s)
-    assert shares[RED] > 0.8
+    assert shares[RED] > 3 / 4
     assert shares[RED] > shares[GREEN] and shares[RED] > shares[BLUE]
     assert shares[GREEN] == pytest.approx(shares[BLUE])
 
 
 def test_evaluate_counts_each_level_of_legitimacy():
     """Red and green two levels above blue, all three in the yellow band (levels 5 to 9) and
-    otherwise alike. Red and green tie at the top, so neither is crowned alone (scores()
-    would give a lone leader the green band's 6 VP). Each leads blue by 2 x LEGITIMACY VP of
-    strength, so its share is w / (2w + 1) with w = e^(2L/S), worked out by hand from the
-    logistic model."""
+    otherwise alike, red to move. Strengths are WEIGHTS . features: red leads blue by
+    2 L + T (L a level's weight, T the move's), green by 2 L, so the shares are
+    e^(2L+T), e^(2L) and 1 over their sum, worked out by hand from the logistic model; the
+    band, the same for all three, and a lone leader's crown count for nothing."""
+    weight = dict(zip(FEATURES, WEIGHTS, strict=True))
+    level, move = weight["legitimacy"], weight["to_move"]
     even = position(legitimacy=[6, 6, 6])
+    assert even.player == RED
+    one = math.exp(move)
+    assert evaluate(even) == pytest.approx((one / (one + 2), 1 / (one + 2), 1 / (one + 2)))
     ahead = position(legitimacy=[8, 8, 6])
-    assert evaluate(even) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
-    w = math.exp(2 * LEGITIMACY / SCALE)
-    assert evaluate(ahead) == pytest.approx((w / (2 * w + 1), w / (2 * w + 1), 1 / (2 * w + 1)))
+    r, g = math.exp(2 * level + move), math.exp(2 * level)
+    assert evaluate(ahead) == pytest.approx((r / (r + g + 1), g / (r + g + 1), 1 / (r + g + 1)))
+    lone = position(legitimacy=[9, 8, 6])  # red alone on top: scores() would crown it
+    assert evaluate(lone)[RED] / evaluate(lone)[GREEN] == pytest.approx(math.exp(level + move))
+
+
+def test_features_are_what_the_table_sees():
+    """Red holds Verona and Padua (one noble family: 2 x 2 = 4 VP) and Milan (another: 1 VP)
+    with three pawns on the board, is on level 7 and to move; green holds Camerino (1 VP), has
+    2 VP of cards played and one of its emissaries held hostage by red; blue holds nothing.
+    "If none of our emissaries is held hostage by another player, we add one victory
+    point." """
+    s = position(
+        castles={"Verona": RED, "Padua": RED, "Milan": RED, "Camerino": GREEN},
+        legitimacy=[7, 3, 2],
+        armies={"Turin": {RED: 3}},
+        hostages=[(RED, GREEN)],
+        vp=[0, 2, 0],
+    )
+    rows = features(s)
+    assert dict(zip(FEATURES, rows[RED], strict=True)) == {
+        "castles": 5,
+        "cards": 0,
+        "emissaries": 1,
+        "legitimacy": 7,
+        "pawns": 3,
+        "to_move": 1,
+    }
+    assert dict(zip(FEATURES, rows[GREEN], strict=True)) == {
+        "castles": 1,
+        "cards": 2,
+        "emissaries": 0,
+        "legitimacy": 3,
+        "pawns": 0,
+        "to_move": 0,
+    }
+    assert rows[BLUE][:2] == (0, 0)
 
 
 def test_the_search_plays_out_without_random_moves():
