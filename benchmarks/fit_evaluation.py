@@ -7,8 +7,8 @@ weights can be fitted instead of guessed: play seeded games, keep positions alon
 each seat's features and the game's final win shares, and find the weights of the conditional
 logit model that make the results most likely (``coronas.engine.evaluation.fit_weights``).
 
-Run from the repository root (4000 games of Corona de Hierro take about two minutes on two
-cores)::
+Run from the repository root (4000 games of Corona de Hierro take about five minutes on one
+worker, two to three on two)::
 
     python benchmarks/fit_evaluation.py hierro
     python benchmarks/fit_evaluation.py hierro --games 400    # a quicker, rougher fit
@@ -39,13 +39,19 @@ PLAYERS = {"hierro": 3, "carolus": 2, "batalla": 2}
 """Seats at the table of the games fitted, by game."""
 
 
-def positions(name: str, players: int, rate: float, seed: int) -> list[tuple[Any, Any]]:
-    """One seeded game's sampled positions: ``(features, final win shares)`` each."""
+def playout_module(name: str) -> tuple[Any, Any]:
+    """The game class named ``name`` and its ``playout`` module."""
     from coronas.engine import available_games
-    from coronas.engine.evaluation import win_shares
 
     game = available_games()[name]
-    module = importlib.import_module(f"{type(game()).__module__.rsplit('.', 1)[0]}.playout")
+    return game, importlib.import_module(f"{game.__module__.rsplit('.', 1)[0]}.playout")
+
+
+def positions(name: str, players: int, rate: float, seed: int) -> list[tuple[Any, Any]]:
+    """One seeded game's sampled positions: ``(features, final win shares)`` each."""
+    from coronas.engine.evaluation import win_shares
+
+    game, module = playout_module(name)
     settled = getattr(module, "settled", None)
     bots = [game.bot("greedy") for _ in range(players)]
     if seed % 2:
@@ -73,11 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
     args = parser.parse_args(argv)
     _machine.ensure_importable()
-    from coronas.engine import available_games
     from coronas.engine.evaluation import fit_weights, log_loss
 
-    game = available_games()[args.game]
-    module = importlib.import_module(f"{type(game()).__module__.rsplit('.', 1)[0]}.playout")
+    module = playout_module(args.game)[1]
     if not hasattr(module, "features"):
         print(f"{args.game} has no features(state) in its playout module to fit", file=sys.stderr)
         return 2
