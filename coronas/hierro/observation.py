@@ -13,6 +13,7 @@ from typing import Any
 import networkx as nx
 
 from coronas.hierro.actions import MAGYARS, ROME, SARACENS, ZONE
+from coronas.hierro.rules import MILITARY_KINDS, card_kind
 
 __all__ = ["StateData"]
 
@@ -24,20 +25,23 @@ class StateData:
         """What ``player`` may see, as JSON-ready data (ruling H17).
 
         Its own loyalty card, hand and the cards it is looking at (``loyalty``, ``hand``,
-        ``looking``); of the others only how many cards they hold or look at
-        (``hand_sizes``, ``looking_sizes``), their loyalty cards only once the game is over
+        ``looking``); of the others only how many cards they hold or look at (``hand_sizes``,
+        ``looking_sizes``) and, in the basic game, how many of each deck every hand holds
+        (``hand_decks``: ``{"military": m, "political": p}`` a seat, since every card there is
+        dealt or taken from a named deck and leaves in the open; None in the advanced game,
+        whose draft picks are secret); their loyalty cards only once the game is over
         (``loyalty_cards``: None where hidden); of the decks only their sizes (``decks``), and
-        ``unseen``: the cards it cannot see, in the decks and the other hands together (the
-        deck lists less its own cards and the open discards). Everything on the board is
-        open: ``castles`` (owner, troops inside, banners, shield, emissaries with the turn
-        each was placed), ``armies`` (city -> pawns by seat), the off-map areas,
-        ``alliances``, ``hostages``, the track, the pieces, a roll in progress (``fight``)
-        and who draws next (``draws``). Seats are numbers; ``to_move`` is the player to move,
-        -1 at a chance node, -4 once the game is over; ``observer`` is ``player``,
-        ``turn_of`` the player whose turn it is. After Spy (step ``"spy"``) ``spied`` is the
-        player whose cards are being looked at, and ``spied_hand`` those cards for the player
-        who played Spy (None for everyone else, and at every other step). Two states that
-        differ only in what ``player`` cannot see give equal observations.
+        ``unseen``: the cards it cannot see, in the decks and the other hands together (the deck
+        lists less its own cards and the open discards). Everything on the board is open:
+        ``castles`` (owner, troops inside, banners, shield, emissaries with the turn each was
+        placed), ``armies`` (city -> pawns by seat), the off-map areas, ``alliances``,
+        ``hostages``, the track, the pieces, a roll in progress (``fight``) and who draws next
+        (``draws``). Seats are numbers; ``to_move`` is the player to move, -1 at a chance node,
+        -4 once the game is over; ``observer`` is ``player``, ``turn_of`` the player whose turn
+        it is. After Spy (step ``"spy"``) ``spied`` is the player whose cards are being looked
+        at, and ``spied_hand`` those cards for the player who played Spy (None for everyone
+        else, and at every other step). Two states that differ only in what ``player`` cannot
+        see give equal observations.
 
         >>> from coronas.hierro import Game
         >>> s = Game(players=3).position(hands=[("spy",), ("pope", "hostage"), ()],
@@ -108,6 +112,15 @@ class StateData:
             "loyalty": self.loyalty[player],
             "hand_sizes": [len(h) for h in self.hands],
             "looking_sizes": [len(c) for c in self.looking],
+            "hand_decks": None
+            if self.rules.advanced
+            else [
+                {
+                    "military": sum(card_kind(c) in MILITARY_KINDS for c in h),
+                    "political": sum(card_kind(c) not in MILITARY_KINDS for c in h),
+                }
+                for h in self.hands
+            ],
             "loyalty_cards": [
                 card if q == player or over else None for q, card in enumerate(self.loyalty)
             ],
