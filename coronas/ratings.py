@@ -23,6 +23,19 @@ Two choices keep the numbers honest:
   fitted again on each resample, and the 2.5% and 97.5% quantiles of a bot's rating are its
   interval. The resampling is seeded, so the same results give the same intervals.
 
+**A whitewash bounds a rating on one side only.** If a bot never lost to the anchor's side
+(nothing beat it, directly or through a chain of wins from the anchor), no rating is too high
+for the data: the prior alone keeps its point finite, and every bootstrap resample is the same
+whitewash, so a bootstrap interval would only measure the prior. Such a bot's interval is
+one-sided: ``high`` is infinite, and ``low`` is the smallest Elo gap its ``n`` wins in ``n``
+games against a bot bounded on both sides still leave plausible (one-sided, 97.5%:
+``400 log10(p / (1 - p))`` with ``p = 0.025^(1/n)``) added to that bot's own lower bound, the
+largest over such opponents: 12 wins of 12 against the anchor say "at least +178". A bot that
+never beat the anchor's side is bounded the same way from above; a bot with no chain of games
+to the anchor is not bounded at all. The printed table says "at least", "at most" or "not
+bounded", and marks with ``*`` the points that only the prior holds.
+The anchor's row reads "anchor": 0 by definition, not a measurement.
+
 One bot is the **anchor**, fixed at 0 Elo (by default ``random`` when it plays, else the first
 bot): ratings say how far above or below the anchor each bot stands.
 
@@ -42,7 +55,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["Ratings", "bradley_terry", "pairwise"]
+__all__ = ["Ratings", "bradley_terry", "pairwise", "whitewash_gap"]
 
 Seating = Sequence[tuple[int, Any]]
 """One game: ``(bot, win share)`` for each seat; the share is 1/k for each of k winners."""
@@ -100,12 +113,30 @@ def _fit(n_bots: int, results: list[tuple[int, int, float]], prior: float) -> li
     return [math.log(x) for x in g]
 
 
+def whitewash_gap(n: int, level: float = 0.975) -> float:
+    """The smallest Elo gap that ``n`` wins in ``n`` games leave plausible: the one-sided
+    ``level`` lower bound of the win chance, ``p = (1 - level)^(1/n)`` (Clopper-Pearson),
+    on the Elo scale. Without a loss the data set no upper limit, so this is all they say.
+
+    >>> round(whitewash_gap(12)), round(whitewash_gap(20))
+    (178, 277)
+    """
+    if n < 1:
+        raise ValueError(f"a whitewash needs at least one game, got {n}")
+    p = (1 - level) ** (1 / n)
+    return 400 * math.log10(p / (1 - p))
+
+
 @dataclasses.dataclass(frozen=True)
 class Ratings:
-    """Bradley-Terry ratings on the Elo scale, each with its 95% bootstrap interval.
+    """Bradley-Terry ratings on the Elo scale, each with its 95% interval.
 
-    ``elo[i]`` rates ``labels[i]``; the anchor's rating is 0. ``games`` counts the games behind
-    the fit, ``pairs`` the pairwise results they stand for.
+    ``elo[i]`` rates ``labels[i]``; the anchor's rating is 0, and so are its ``low`` and
+    ``high``. A bot whose results bound its rating on both sides gets a bootstrap interval;
+    one that never lost to the anchor's side gets ``high = inf`` and a one-sided ``low``
+    (never won against it: ``low = -inf``), and its ``elo`` is held finite by the prior (see
+    the module's notes). ``games`` counts the games behind the fit, ``pairs`` the pairwise
+    results they stand for, ``prior`` the virtual drawn games' weight.
     """
 
     labels: tuple[str, ...]
@@ -116,14 +147,60 @@ class Ratings:
     games: int
     pairs: int
     resamples: int
+    prior: float = 0.5
+
+    def interval_text(self, i: int) -> str:
+        """Bot ``i``'s interval in words: ``+120 to +310``, ``at least +178``, ``at most
+        -178``, ``not bounded``, or ``anchor`` for the bot rated 0 by definition."""
+        if self.labels[i] == self.anchor:
+            return "anchor"
+        low, high = self.low[i], self.high[i]
+        if math.isinf(low) and math.isinf(high):
+            return "not bounded"
+        if math.isinf(high):
+            return f"at least {low:+.0f}"
+        if math.isinf(low):
+            return f"at most {high:+.0f}"
+        return f"{low:+.0f} to {high:+.0f}"
+
+    def held_by_prior(self, i: int) -> bool:
+        """Whether bot ``i``'s point rating is finite only because of the prior: its results
+        bound it on one side or none (a whitewash)."""
+        return math.isinf(self.low[i]) or math.isinf(self.high[i])
 
     def rows(self) -> list[dict[str, Any]]:
-        """One dict per bot, strongest first: bot, Elo, interval."""
+        """One dict per bot, strongest first: bot, Elo, interval (``low``, ``high`` and the
+        words of :meth:`interval_text`), and whether the prior holds the point."""
         order = sorted(range(len(self.labels)), key=lambda i: -self.elo[i])
         return [
-            {"bot": self.labels[i], "elo": self.elo[i], "low": self.low[i], "high": self.high[i]}
+            {
+                "bot": self.labels[i],
+                "elo": self.elo[i],
+                "low": self.low[i],
+                "high": self.high[i],
+                "interval": self.interval_text(i),
+                "held_by_prior": self.held_by_prior(i),
+            }
             for i in order
         ]
+
+    def _elo_text(self, row: dict[str, Any]) -> str:
+        if row["bot"] == self.anchor:
+            return "0"
+        return f"{row['elo']:+.0f}" + ("*" if row["held_by_prior"] else "")
+
+    def _notes(self) -> list[str]:
+        if not any(r["held_by_prior"] for r in self.rows()):
+            return []
+        return [
+            "* a whitewash: no game set a limit on this side, so the interval is one-sided and "
+            f"the point is held finite only by the prior ({self._prior_words()})"
+        ]
+
+    def _prior_words(self) -> str:
+        if self.prior == 0.5:
+            return "one drawn game added between every pair that met"
+        return f"{2 * self.prior:g} drawn games added between every pair that met"
 
     def __str__(self) -> str:
         lines = [
@@ -132,43 +209,60 @@ class Ratings:
             f"{'bot':<18}{'Elo':>8}{'95% interval':>20}",
         ]
         for row in self.rows():
-            interval = f"{row['low']:+.0f} to {row['high']:+.0f}"
-            lines.append(f"{row['bot']:<18}{row['elo']:>+8.0f}{interval:>20}")
-        return "\n".join(lines)
+            lines.append(f"{row['bot']:<18}{self._elo_text(row):>8}{row['interval']:>20}")
+        return "\n".join(lines + self._notes())
 
     def _repr_html_(self) -> str:
         from html import escape
 
         body = "".join(
-            f"<tr><td>{escape(r['bot'])}</td><td>{r['elo']:+.0f}</td>"
-            f"<td>{r['low']:+.0f} to {r['high']:+.0f}</td></tr>"
+            f"<tr><td>{escape(r['bot'])}</td><td>{escape(self._elo_text(r))}</td>"
+            f"<td>{escape(r['interval'])}</td></tr>"
             for r in self.rows()
         )
+        notes = "".join(f"<p>{escape(n)}</p>" for n in self._notes())
         return (
             f"<table><caption>Ratings (Elo, {escape(self.anchor)} = 0), {self.games} games"
             "</caption><tr><th>bot</th><th>Elo</th><th>95% interval</th></tr>"
-            f"{body}</table>"
+            f"{body}</table>{notes}"
         )
 
     def plot(self, ax: Any = None) -> Any:
-        """The ratings as points with their 95% intervals as error bars, strongest on top."""
+        """The ratings as points with their 95% intervals as error bars, strongest on top; a
+        one-sided interval is a bar to its bound with an arrow on the open side."""
         import matplotlib.pyplot as plt
 
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 0.5 + 0.5 * len(self.labels)))
         rows = self.rows()[::-1]
-        y = range(len(rows))
+        y = list(range(len(rows)))
+        finite = [v for r in rows for v in (r["low"], r["elo"], r["high"]) if math.isfinite(v)]
+        span = (max(finite) - min(finite)) or 100.0
+        reach = 0.25 * span  # how far an open side's arrow goes past the point
         ax.errorbar(
             [r["elo"] for r in rows],
-            list(y),
-            xerr=[[r["elo"] - r["low"] for r in rows], [r["high"] - r["elo"] for r in rows]],
+            y,
+            xerr=[
+                [r["elo"] - r["low"] if math.isfinite(r["low"]) else 0 for r in rows],
+                [r["high"] - r["elo"] if math.isfinite(r["high"]) else 0 for r in rows],
+            ],
             fmt="o",
             capsize=5,
             color="#4c72b0",
         )
+        for yi, r in zip(y, rows, strict=True):
+            for side, sign in (("high", 1), ("low", -1)):
+                if math.isinf(r[side]):
+                    ax.annotate(
+                        "",
+                        xy=(r["elo"] + sign * reach, yi),
+                        xytext=(r["elo"], yi),
+                        arrowprops={"arrowstyle": "->", "color": "#4c72b0"},
+                    )
+        ax.set_xlim(min(finite) - reach * 1.2, max(finite) + reach * 1.2)
         ax.axvline(0, color="grey", lw=0.8, ls="--")
-        ax.set_yticks(list(y), [r["bot"] for r in rows])
-        ax.set_xlabel(f"Elo points ({self.anchor} = 0), 95% bootstrap intervals")
+        ax.set_yticks(y, [r["bot"] for r in rows])
+        ax.set_xlabel(f"Elo points ({self.anchor} = 0), 95% intervals (arrow: no bound)")
         ax.set_title(f"Ratings from {self.games} games")
         ax.figure.tight_layout()
         return ax.figure
@@ -229,6 +323,7 @@ def bradley_terry(
 
     low = [quantile(s, 0.025) if s else p for s, p in zip(samples, point, strict=True)]
     high = [quantile(s, 0.975) if s else p for s, p in zip(samples, point, strict=True)]
+    _one_sided(n, a, flat, low, high)
     return Ratings(
         labels=labels,
         elo=tuple(point),
@@ -238,4 +333,48 @@ def bradley_terry(
         games=len(games),
         pairs=len(flat),
         resamples=resamples,
+        prior=prior,
     )
+
+
+def _one_sided(
+    n: int, anchor: int, results: list[tuple[int, int, float]], low: list[float], high: list[float]
+) -> None:
+    """Replace, in place, the bootstrap bounds the data do not set (see the module's notes).
+
+    A rating is bounded above only if a chain of wins leads from the anchor to the bot (the
+    anchor beat x, ..., y beat the bot; a draw counts both ways), and below only if one leads
+    from the bot to the anchor. An open side becomes infinite; the other side of a one-sided
+    interval is the whitewash gap of its games against a bot bounded on both sides."""
+    beat: list[set[int]] = [set() for _ in range(n)]
+    met: dict[tuple[int, int], int] = {}
+    for a, b, score in results:
+        if score > 0:
+            beat[a].add(b)
+        if score < 1:
+            beat[b].add(a)
+        met[a, b] = met.get((a, b), 0) + 1
+        met[b, a] = met.get((b, a), 0) + 1
+
+    def reach(start: int, edges: list[set[int]]) -> set[int]:
+        seen, todo = {start}, [start]
+        while todo:
+            for nxt in edges[todo.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+
+    beaten_by = [{a for a in range(n) if b in beat[a]} for b in range(n)]
+    capped = reach(anchor, beat)  # a chain of wins from the anchor reaches them
+    floored = reach(anchor, beaten_by)  # they reach the anchor by a chain of wins
+    both = capped & floored
+    for i in range(n):
+        if i in both:
+            continue
+        low[i], high[i] = -math.inf, math.inf
+        gaps = [(j, met[i, j]) for j in both if (i, j) in met]
+        if i in floored:  # unbeaten by the anchor's group: at least its gap above them
+            low[i] = max((low[j] + whitewash_gap(k) for j, k in gaps), default=-math.inf)
+        elif i in capped:  # never beat them: at most its gap below them
+            high[i] = min((high[j] - whitewash_gap(k) for j, k in gaps), default=math.inf)

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from coronas.ratings import bradley_terry, pairwise
+from coronas.ratings import bradley_terry, pairwise, whitewash_gap
 
 
 def duel(winner, loser):
@@ -75,3 +75,58 @@ def test_bad_input_is_named():
         bradley_terry([duel(0, 2)], ["a", "b"])
     with pytest.raises(ValueError, match="nothing to rate"):
         bradley_terry([((0, 1), (0, 0))], ["a", "b"])
+
+
+def test_whitewash_gap_is_the_one_sided_clopper_pearson_bound_on_the_elo_scale():
+    # 12 of 12: p^12 = 0.025, p = exp(ln 0.025 / 12) = 0.73535; 400 log10(2.7786) = 177.5
+    p = 0.025 ** (1 / 12)
+    assert p == pytest.approx(0.735352, abs=1e-6)
+    assert whitewash_gap(12) == pytest.approx(400 * math.log10(p / (1 - p)), abs=1e-9)
+    assert round(whitewash_gap(12)) == 178 and round(whitewash_gap(20)) == 277
+    with pytest.raises(ValueError, match="at least one game"):
+        whitewash_gap(0)
+
+
+def test_a_whitewash_is_bounded_on_one_side_only_by_the_data():
+    # mcts beat greedy and random 12-0, greedy beat random 12-0: no game caps either rating
+    games = [duel(2, 1)] * 12 + [duel(2, 0)] * 12 + [duel(1, 0)] * 12
+    r = bradley_terry(games, ["random", "greedy", "mcts"], seed=1, resamples=100)
+    for bot in (1, 2):
+        assert r.high[bot] == math.inf
+        # the 12 wins against random, the only bot bounded on both sides (the anchor)
+        assert r.low[bot] == pytest.approx(whitewash_gap(12), abs=1e-9)
+        assert r.interval_text(bot) == "at least +178"
+        assert r.held_by_prior(bot)
+    assert r.interval_text(0) == "anchor" and r.low[0] == r.high[0] == 0
+    text = str(r)
+    assert "+0 to +0" not in text and "anchor" in text
+    assert "at least +178" in text and "one drawn game added between every pair" in text
+    assert "at least +178" in r._repr_html_()
+
+
+def test_a_bot_that_never_won_gets_an_upper_bound_and_an_unlinked_bot_none():
+    # 20 losses of 20 to the anchor: at most -277
+    r = bradley_terry([duel(1, 0)] * 20, ["weak", "random"], resamples=50)
+    assert r.low[0] == -math.inf
+    assert r.high[0] == pytest.approx(-whitewash_gap(20), abs=1e-9)
+    assert r.interval_text(0) == "at most -277"
+    # bots 2 and 3 only ever played each other: nothing ties them to the anchor
+    games = [duel(0, 1)] * 3 + [duel(1, 0)] * 2 + [duel(2, 3), duel(3, 2)]
+    r = bradley_terry(games, ["a", "random", "c", "d"], resamples=50)
+    assert r.interval_text(2) == r.interval_text(3) == "not bounded"
+    assert not r.held_by_prior(0) and math.isfinite(r.low[0]) and math.isfinite(r.high[0])
+
+
+def test_a_plot_of_one_sided_intervals_draws_an_arrow_on_the_open_side():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    games = [duel(0, 1)] * 12
+    fig = bradley_terry(games, ["mcts", "random"], resamples=20).plot()
+    ax = fig.axes[0]
+    arrows = [c for c in ax.get_children() if type(c).__name__ == "Annotation"]
+    assert len(arrows) == 1
+    assert arrows[0].xy[0] > bradley_terry(games, ["mcts", "random"], resamples=0).elo[0]
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

@@ -207,3 +207,24 @@ def test_whole_number_and_yes_no_answers():
     assert verdict("08.2", False)[0] and verdict("08.2", 0)[0] is None
     with pytest.raises(KeyError, match=r"no exercise '99\.1'"):
         verdict("99.1", 1)
+
+
+@pytest.mark.parametrize("answer", [400.0, "400.0", " 400.00 ", sympy.Float(400), 400])
+def test_a_whole_number_written_with_a_decimal_point_is_accepted(answer):
+    assert verdict("09.3", answer) == (True, "correct: 400")
+
+
+@pytest.mark.parametrize("answer", [400.5, "400.5", sympy.Float(400.5)])
+def test_a_whole_number_answer_with_a_fraction_part_gets_a_hint(answer):
+    ok, message = verdict("09.3", answer)
+    assert ok is None
+    assert message == "400.5 is not a whole number; give a whole number (round it as asked)"
+
+
+def test_a_wrong_whole_number_with_a_decimal_point_is_wrong_not_a_hint():
+    assert verdict("09.3", 401.0) == (
+        False,
+        "not quite: you have 401; try again, or open the worked answer above",
+    )
+    # a decimal for a fraction is still a hint, and exact decimal text still counts
+    assert verdict("04.1", 1.0)[0] is None and verdict("03.3", "0.5")[0] is False

@@ -4,7 +4,8 @@
 one line: correct, not yet answered, a hint, or "not quite". It never raises, so a wrong
 answer reads as advice in the cell, not as a traceback. An exact answer is accepted in any
 exact form (``Fraction(119, 144)``, ``sympy.Rational(119, 144)``, the string ``"119/144"``);
-a float gets a hint to give the fraction.
+a float gets a hint to give the fraction. A whole number may be written ``400``, ``400.0``
+or ``"400.00"``; ``400.5`` gets a hint that a whole number is asked.
 
 >>> from fractions import Fraction
 >>> check("04.1", None)
@@ -17,12 +18,17 @@ correct: 119/144 (82.64%)
 0.826 is a decimal; give the exact answer as a fraction, e.g. Fraction(1, 3) or "1/3"
 >>> check("04.1", Fraction(7, 12))
 not quite: you have 7/12 (58.33%); try again, or open the worked answer above
+>>> check("09.3", 400.0)
+correct: 400
+>>> check("09.3", 400.5)
+400.5 is not a whole number; give a whole number (round it as asked)
 >>> check("02.2", " lucca")
 correct: Lucca
 """
 
 from __future__ import annotations
 
+import decimal
 import numbers
 from fractions import Fraction
 from typing import Any
@@ -54,6 +60,34 @@ def _exact(value: Any) -> Fraction | None:
     return None
 
 
+def _decimal(value: Any) -> Fraction | None:
+    """The value of a decimal answer (a float, a sympy Float, a Decimal, or text with a
+    decimal point such as ``"400.0"``) as a Fraction; None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip().replace(" ", "")
+        if "." not in text:
+            return None
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            return None
+    if isinstance(value, (float, decimal.Decimal)) or type(value).__name__ == "Float":
+        try:
+            return Fraction(str(value))
+        except (ValueError, ZeroDivisionError):  # inf or nan
+            return None
+    return None
+
+
+def _stripped(value: Any) -> str:
+    """A decimal answer as the reader wrote it (a sympy Float without its 15 digits)."""
+    if isinstance(value, str):
+        return value.strip()
+    return repr(float(value)) if type(value).__name__ == "Float" else str(value)
+
+
 def _shown(value: Any) -> str:
     if isinstance(value, Fraction) and value.denominator != 1:
         return probability_text(value) if 0 <= value <= 1 else str(value)
@@ -74,13 +108,20 @@ def verdict(exercise: str, answer: Any) -> tuple[bool | None, str]:
         if not isinstance(answer, str):
             return None, f'{answer!r} is not a name; give it as text in quotes, e.g. "Milan"'
         return _judge(answer.strip().casefold() == want.casefold(), want, answer)
-    if isinstance(answer, float) or type(answer).__name__ == "Float":  # sympy Float too
+    decimal = _decimal(answer)
+    if decimal is not None:
         if isinstance(want, int):
-            return None, f"{answer} is a decimal; give a whole number (round it as asked)"
-        return None, (
-            f"{answer} is a decimal; give the exact answer as a fraction, "
-            'e.g. Fraction(1, 3) or "1/3"'
-        )
+            if decimal.denominator == 1:  # 400.0 is the whole number 400
+                return _judge(decimal == want, want, int(decimal))
+            return None, (
+                f"{_stripped(answer)} is not a whole number; give a whole number "
+                "(round it as asked)"
+            )
+        if not isinstance(answer, str):  # "0.5" as text is exact; 0.5 as a float is not
+            return None, (
+                f"{_stripped(answer)} is a decimal; give the exact answer as a fraction, "
+                'e.g. Fraction(1, 3) or "1/3"'
+            )
     got = _exact(answer)
     if got is None:
         return None, (
