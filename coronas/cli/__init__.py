@@ -9,12 +9,15 @@
     coronas advise game.json                # the odds of every move in a saved position
     coronas simulate batalla --games 2000 --bots random,greedy --jobs 2
     coronas tournament batalla --bots random greedy mcts:500 --games 200
+    coronas train hierro --games 2000 --jobs 2   # refit the value model and move prior
     coronas figures --out figures
+    coronas app                             # the companion for the table, in the browser
 
 One module a command (:mod:`~coronas.cli.odds`, :mod:`~coronas.cli.play`,
 :mod:`~coronas.cli.replay`, :mod:`~coronas.cli.advise`, :mod:`~coronas.cli.simulate`,
-:mod:`~coronas.cli.tournament`, :mod:`~coronas.cli.figures`); this one builds the parser and
-runs the command.
+:mod:`~coronas.cli.tournament`, :mod:`~coronas.cli.train`, :mod:`~coronas.cli.figures`,
+:mod:`~coronas.cli.app`); this
+one builds the parser and runs the command.
 
 The command line never shows a traceback. A usage mistake (a bad or out-of-range number, an
 unknown command, option, game or bot) is one line on stderr with exit status 2; any other
@@ -30,13 +33,13 @@ import sys
 from collections.abc import Sequence
 
 from coronas import __version__
-from coronas.cli import advise, figures, odds, play, replay, simulate, tournament
+from coronas.cli import advise, app, figures, odds, play, replay, simulate, tournament, train
 from coronas.cli._base import CommandError, Parser, cut
 from coronas.cli.games import bots_for, find_game
 
 __all__ = ["CommandError", "bots_for", "build_parser", "find_game", "main"]
 
-COMMANDS = (odds, advise, play, replay, simulate, tournament, figures)
+COMMANDS = (odds, advise, play, replay, simulate, tournament, train, figures, app)
 """The modules of the commands, in the order ``coronas --help`` lists them."""
 
 
