@@ -10,9 +10,11 @@ import pytest
 
 from coronas.engine import MCTSBot, RandomBot, play
 from coronas.hierro import Game
+from coronas.hierro.actions import DiscardCard, Draw, TakeCard
+from coronas.hierro.hidden import deck_of, mix_bounds
 
 from .helpers import BLUE, GREEN, RED
-from .test_observation import played, twin
+from .test_observation import mix_swap, played, twin
 
 # 11 degrees of freedom: 31.26 is the 0.999 quantile of chi-square, so a correct sampler fails
 # with probability 1/1000 at most (the seed is fixed, so the test is deterministic).
@@ -180,3 +182,167 @@ def test_ranking_moves_from_a_seat_does_not_change_with_what_it_cannot_see():
     assert [(r["label"], r["chance"]) for r in mine.rows] == [
         (r["label"], r["chance"]) for r in theirs.rows
     ]
+
+
+# -- the advanced game: how many cards of each deck a hand holds is a secret -----------------
+# 2 degrees of freedom: 13.82 is the 0.999 quantile of chi-square.
+CHI2_2_999 = 13.82
+
+
+def _military(hand: tuple[str, ...]) -> int:
+    return sum(deck_of(c) == "military" for c in hand)
+
+
+def advanced_game(to_move: int = GREEN):
+    """Advanced rules, decks of one card each (13 of each, enough for the draft's check):
+    red holds nothing, green and blue a Good fortune and a Pope each."""
+    rules = {
+        "advanced": True,
+        "military_deck": {"good_fortune": 13},
+        "political_deck": {"pope": 13},
+    }
+    hands = [(), ("good_fortune", "pope"), ("good_fortune", "pope")]
+    loyalty = ["crown:green", "crown:blue", "crown:red"]
+    return Game(players=3, rules=rules).position(hands=hands, loyalty=loyalty, to_move=to_move)
+
+
+def test_the_advanced_game_draws_each_hands_mix_with_its_chance():
+    """Red cannot see how the 2 military and 2 political cards the others hold split between
+    them (only the decks' sizes are public): green holds g military cards in
+    comb(2, g) * comb(2, 2 - g) of the 6 ways to choose the military places, so 0, 1, 2 with
+    chances 1/6, 4/6, 1/6. Then green discards a Good fortune (military, in the open) and
+    takes a military card: its draft cards held one military card at least, so green now
+    holds 1 military card in 2 * 2 = 4 ways and 2 in 1 way (4/5, 1/5), never 0 (which its
+    sizes alone would allow)."""
+    s = advanced_game()
+    assert mix_bounds(s, RED) == {GREEN: (0, 2), BLUE: (0, 2)}
+    seen = s.observation(RED)
+    rng = random.Random(31)
+    n = 1800
+    counts: Counter = Counter()
+    for _ in range(n):
+        t = s.resample(RED, rng)
+        assert t.observation(RED) == seen
+        assert _military(t.hands[GREEN]) + _military(t.hands[BLUE]) == 2
+        counts[_military(t.hands[GREEN])] += 1
+    expected = {0: n / 6, 1: 4 * n / 6, 2: n / 6}
+    assert set(counts) == set(expected)
+    chi2 = sum((counts[g] - e) ** 2 / e for g, e in expected.items())
+    assert chi2 < CHI2_2_999
+    s.apply(DiscardCard("good_fortune"))
+    s.apply(TakeCard("military"))
+    s.apply(Draw("good_fortune"))
+    assert s.hands[GREEN] == ("good_fortune", "pope") and s.current_player == BLUE
+    assert mix_bounds(s, RED) == {GREEN: (1, 2), BLUE: (0, 2)}
+    n = 1500
+    ones = 0
+    for _ in range(n):
+        m = _military(s.resample(RED, rng).hands[GREEN])
+        assert m in (1, 2)
+        ones += m == 1
+    # binomial, 4 standard errors
+    assert abs(ones / n - 4 / 5) < 4 * (4 / 25 / n) ** 0.5
+
+
+def test_during_the_draft_a_seat_keeps_what_it_looked_at_but_its_picks_are_drawn():
+    """Red and green have kept 2 of the 4 political and 4 military cards each looked at;
+    blue, about to choose, knows each holds and looks at 4 of each deck together, not how
+    they split: a hand holds k military cards in comb(2, k) * comb(6, 4 - k) ways, so 0, 1,
+    2 with chances 15/70, 40/70, 15/70."""
+    s = played(3, 0, 0, advanced=True)
+    rng = random.Random(0)
+    while not (s.step == "keep" and s.keeper == BLUE):
+        s.apply(s.sample_chance(rng) if s.is_chance_node() else rng.choice(s.legal_actions()))
+    seen = s.observation(BLUE)
+    n = 700
+    counts: Counter = Counter()
+    for _ in range(n):
+        t = s.resample(BLUE, rng)
+        assert t.observation(BLUE) == seen
+        for q in (RED, GREEN):
+            both = Counter(deck_of(c) for c in t.hands[q] + t.looking[q])
+            assert both == Counter(military=4, political=4)
+            counts[_military(t.hands[q])] += 1
+    expected = {0: 2 * n * 15 / 70, 1: 2 * n * 40 / 70, 2: 2 * n * 15 / 70}
+    chi2 = sum((counts[k] - e) ** 2 / e for k, e in expected.items())
+    assert chi2 < CHI2_2_999
+
+
+def test_spy_shows_a_hands_mix_for_good_and_only_to_its_player():
+    from coronas.hierro import PlaySpy, SpyDiscard
+
+    rules = {"advanced": True}
+    hands = [("king_is_dead", "spy"), ("good_fortune", "pope"), ("hostage",)]
+    s = Game(players=3, rules=rules).position(hands=hands)
+    s.apply(PlaySpy(GREEN))
+    s.apply(SpyDiscard("pope"))
+    # Red saw a Good fortune and a Pope: the Good fortune is still there, for certain.
+    assert mix_bounds(s, RED)[GREEN] == (1, 1)
+    assert {s.resample(RED, random.Random(k)).hands[GREEN] for k in range(20)} == {
+        ("good_fortune",)
+    }
+    # Blue saw only the Pope go: green's other card may be of either deck (red's last card
+    # is the other one: the decks' sizes say one of the two is military).
+    assert mix_bounds(s, BLUE)[GREEN] == (0, 1)
+    assert {_military(s.resample(BLUE, random.Random(k)).hands[GREEN]) for k in range(40)} == {
+        0,
+        1,
+    }
+
+
+def mix_twins(seed: int):
+    """An advanced game just after the draft, at a decision, and a twin in which two hands
+    the seat to move cannot see have swapped a military card for a political one."""
+    s = played(3, seed, 60, advanced=True)
+    rng = random.Random(seed)
+    while s.is_chance_node():
+        s.apply(s.sample_chance(rng))
+    p = s.current_player
+    t = s.clone()
+    assert mix_swap(s, t, p, rng)
+    assert [_military(h) for h in t.hands] != [_military(h) for h in s.hands]
+    assert t.observation(p) == s.observation(p)
+    return s, t, p
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_twins_that_differ_in_a_hands_mix_get_the_same_determinisations(seed):
+    s, t, p = mix_twins(seed)
+    for k in range(5):
+        assert s.resample(p, random.Random(k)) == t.resample(p, random.Random(k))
+
+
+def test_win_chances_and_ranks_do_not_change_with_a_hands_secret_mix():
+    from coronas.winchances import win_chances
+
+    s, t, p = mix_twins(1)
+    mine = win_chances(s, RandomBot(), games=12, seed=7, viewer=p)
+    assert win_chances(t, RandomBot(), games=12, seed=7, viewer=p) == mine
+    ranks = [x.rank_actions(games=2, seed=3) for x in (s, t)]
+    assert [(r["label"], r["chance"]) for r in ranks[0].rows] == [
+        (r["label"], r["chance"]) for r in ranks[1].rows
+    ]
+
+
+@pytest.mark.parametrize("advanced", [False, True])
+def test_every_bot_decides_alike_on_twins(advanced):
+    """Every bot the game offers (the search with a small budget), on twins: in the
+    advanced game they differ in a hand's mix, in the basic game only in cards of one deck
+    (the mix is public there)."""
+    if advanced:
+        s, t, p = mix_twins(2)
+    else:
+        s = played(3, 2, 200)
+        rng = random.Random(2)
+        while s.is_chance_node():
+            s.apply(s.sample_chance(rng))
+        p = s.current_player
+        t = twin(s, p, rng)
+    assert t != s and t.observation(p) == s.observation(p)
+    names = sorted(Game.bots())
+    assert "mcts" in names
+    for name in names:
+        bot = Game.bot("mcts:16" if name == "mcts" else name)
+        for k in range(3):
+            mine = bot.choose(s, random.Random(k))
+            assert bot.choose(t, random.Random(k)) == mine, name

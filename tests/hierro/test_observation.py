@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from coronas.hierro import Game, HierroState, PlaySpy, SpyDiscard
 from coronas.hierro.bots import GreedyBot, LightBot, RandomBot
+from coronas.hierro.hidden import mix_bounds
 from coronas.hierro.rules import MILITARY_KINDS, card_kind
 
 from .helpers import BLUE, GREEN, RED, position
@@ -26,7 +27,9 @@ def twin(s: HierroState, player: int, rng: random.Random) -> HierroState:
     """A copy of ``s`` that differs only in what ``player`` cannot see: the other players'
     loyalty cards shuffled among them (while the game lasts: at its end they are shown), and
     their hand and looked-at cards swapped with cards of the same deck (left in the deck or in
-    another of them), every count kept. A hand ``player`` is looking at with Spy stays."""
+    another of them), every count kept. In the advanced game, where the draft hides how many
+    cards of each deck a hand holds, two other hands may also swap a military card for a
+    political one (:func:`mix_swap`). A hand ``player`` is looking at with Spy stays."""
     t = s.clone()
     seen = t.spied if t.step == "spy" and t.player == player else None
     others = [q for q in range(t.num_players) if q != player and q != seen]
@@ -60,7 +63,34 @@ def twin(s: HierroState, player: int, rng: random.Random) -> HierroState:
                 t.hands[a] = tuple(sorted((*ha, cb)))
                 t.hands[b] = tuple(sorted((*hb, ca)))
                 break
+    if t.rules.advanced and rng.random() < 0.7:
+        mix_swap(s, t, player, rng)
     return t
+
+
+def mix_swap(s: HierroState, t: HierroState, player: int, rng: random.Random) -> bool:
+    """Swap, in ``t``, a military card of one hand ``player`` cannot see for a political card
+    of another, where what ``player`` has seen of ``s`` allows both hands' new mix
+    (:func:`~coronas.hierro.hidden.mix_bounds`: never in the basic game, where the mix is
+    public); whether it found such a swap."""
+    bounds = mix_bounds(s, player)
+    pairs = [(a, b) for a in sorted(bounds) for b in sorted(bounds) if a != b]
+    rng.shuffle(pairs)
+    for a, b in pairs:
+        ma = sum(_deck_of(c) == "military" for c in t.hands[a])
+        mb = sum(_deck_of(c) == "military" for c in t.hands[b])
+        if not (bounds[a][0] <= ma - 1 and mb + 1 <= bounds[b][1]):
+            continue
+        ca = next((c for c in t.hands[a] if _deck_of(c) == "military"), None)
+        cb = next((c for c in t.hands[b] if _deck_of(c) == "political"), None)
+        if ca is None or cb is None:
+            continue
+        ha, hb = list(t.hands[a]), list(t.hands[b])
+        ha.remove(ca), hb.remove(cb)
+        t.hands[a] = tuple(sorted((*ha, cb)))
+        t.hands[b] = tuple(sorted((*hb, ca)))
+        return True
+    return False
 
 
 def played(players: int, seed: int, steps: int, advanced: bool = False) -> HierroState:
@@ -234,3 +264,44 @@ def test_only_spy_reveals_a_secret_to_its_player():
     s = position(hands=[("spy", "pope"), ("king_is_dead",), ()])
     assert s.reveals(PlaySpy(GREEN)) == [RED]
     assert all(s.reveals(a) == [] for a in s.legal_actions() if not isinstance(a, PlaySpy))
+
+
+def test_the_basic_game_shows_each_hands_mix_and_the_advanced_game_hides_it():
+    """Basic game: every card is dealt or taken from a named deck and leaves in the open, so
+    how many of each deck a hand holds is public, and a twin that moved a card to the other
+    deck would be told apart. Advanced game: the draft picks are secret; nothing shows them."""
+    hands = [("spy",), ("good_fortune", "pope"), ("hostage",)]
+    s = position(hands=hands)
+    obs = s.observation(RED)
+    assert obs["hand_decks"] == [
+        {"military": 0, "political": 1},
+        {"military": 1, "political": 1},
+        {"military": 0, "political": 1},
+    ]
+    swapped = position(hands=[("spy",), ("hostage", "pope"), ("good_fortune",)])
+    assert swapped.observation(RED) != obs
+    advanced = Game(players=3, rules={"advanced": True})
+    a = advanced.position(hands=hands)
+    b = advanced.position(hands=[("spy",), ("hostage", "pope"), ("good_fortune",)])
+    assert a.observation(RED)["hand_decks"] is None
+    assert a.observation(RED) == b.observation(RED)
+    assert a.observation_text(RED) == b.observation_text(RED)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_advanced_twins_differ_in_a_hands_mix_and_look_alike(seed):
+    """Just after the draft the twin helper can move a card to the other deck between two
+    hands red cannot see; the observation does not change."""
+    s = played(3, seed, 60, advanced=True)
+    while s.is_chance_node():
+        s.apply(s.sample_chance(random.Random(seed)))
+    p = s.current_player
+    t = s.clone()
+    assert mix_swap(s, t, p, random.Random(seed))
+
+    def mixes(x: HierroState) -> list[int]:
+        return [sum(_deck_of(c) == "military" for c in h) for h in x.hands]
+
+    assert mixes(t) != mixes(s)
+    assert t.observation(p) == s.observation(p)
+    assert t.observation_text(p) == s.observation_text(p)
