@@ -501,7 +501,7 @@ def table_texts(tmp_path_factory) -> dict[bool, str]:
     folder = tmp_path_factory.mktemp("table")
     for sealed in (True, False):
         if not sealed:
-            model.unlock()
+            assert model.unlock("a passphrase")  # the one it was sealed with
         path = folder / f"table-{sealed}.json"
         assert model.save(path, "a passphrase")
         texts[sealed] = path.read_text(encoding="utf-8")

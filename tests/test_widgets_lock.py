@@ -18,6 +18,8 @@ LOYALTY = ["crown:green", "crown:blue", "crown:red"]
 OTHERS = {RED: ("crown:blue", "crown:red", *HANDS[GREEN], *HANDS[BLUE])}
 EVERY_SECRET = (*LOYALTY, *(card for hand in HANDS for card in hand))
 PASSPHRASE = "seven swans a-swimming"
+TEACHER = "the teacher's own words"
+WRONG = "wrong passphrase (or the file was altered): nothing was loaded"
 
 
 def position():
@@ -238,12 +240,16 @@ def test_a_game_loaded_at_a_roll_shows_the_open_position(tmp_path):
 
 
 def test_unlocking_is_written_in_every_seat_s_log_and_in_a_save(tmp_path):
-    view = locked_table()
+    view = locked_table(teacher_passphrase=TEACHER)
     red_holds_the_laptop(view)
     assert view.view_select.disabled and view.unlock_button.layout.display is None
     choose(view, "Send emissary", "Rome")
     view.play_button.click()
-    view.unlock_button.click()
+    view.unlock_button.click()  # asks: nothing is unlocked by one click
+    assert view.model.locked and view.confirm_box.layout.display is None
+    assert "Unlock the table? Every seat's log will say so" in view.model.message
+    view.unlock_text.value = TEACHER
+    view.unlock_confirm.click()
     assert not view.model.locked and not view.view_select.disabled
     assert view.unlock_button.layout.display == "none"
     choose(view, "Send emissary", "Saracens")
@@ -319,27 +325,26 @@ def test_a_sealed_file_loads_with_its_passphrase_and_is_refused_unchanged_withou
 @pytest.mark.parametrize(
     "change, problem",
     [
-        (lambda d: d.update(version=9), "version: expected 1"),
+        (lambda d: d.update(version=9), "version: expected 2"),
         (lambda d: d["sealed"].update(n=2**30), "sealed.n: expected 32768"),
-        (lambda d: d["sealed"].update(salt="***"), "expected base64"),
-        (lambda d: d.update(humans=[0, 0]), "a seat is named twice"),
-        (lambda d: d.update(humans=[7]), "humans[0]: expected a whole number from 0 to 2"),
-        (lambda d: d.update(notes=[[99, "x"]]), "notes[0]: expected a whole number from 0 to 2"),
-        (lambda d: d.update(view="open-sesame"), "view: expected 'pass', 'open' or a seat"),
-        (lambda d: d.update(steps=1), "does not match the file's game, players and steps"),
-        (lambda d: d.update(extra=1), "unknown field(s) ['extra']"),
+        (lambda d: d["sealed"].update(salt="***"), "sealed.salt: expected base64"),
+        (lambda d: d["sealed"].update(token=7), "sealed.token: expected base64"),
         (lambda d: d.pop("sealed"), "missing field(s) ['sealed']"),
-        (
-            lambda d: d["sealed"].update(token=d["sealed"]["token"][:-8] + "AAAAAAA="),
-            "wrong passphrase (or the file was altered)",
-        ),
+        # the public part is sealed too: any change is refused as a wrong passphrase is
+        (lambda d: d.update(humans=[0, 0]), WRONG),
+        (lambda d: d.update(notes=[[99, "x"]]), WRONG),
+        (lambda d: d.update(view="open-sesame"), WRONG),
+        (lambda d: d.update(steps=1), WRONG),
+        (lambda d: d.update(extra=1), WRONG),
+        (lambda d: d.update(locked=False), WRONG),
+        (lambda d: d["sealed"].update(token=d["sealed"]["token"][:-8] + "AAAAAAA="), WRONG),
     ],
 )
 def test_a_table_file_is_checked_field_by_field(tmp_path, change, problem):
     _, path = saved_locked(tmp_path)
     data = json.loads(path.read_text(encoding="utf-8"))
     change(data)
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
     model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
     assert not model.load(path, PASSPHRASE)
     assert model.message.startswith(str(path)) and problem in model.message
@@ -498,3 +503,256 @@ def test_the_load_button_opens_a_sealed_file_only_with_its_passphrase(tmp_path):
     assert f"chance: red draws {card_name(card)}" in view.log.value  # red's own draw, told to red
     for secret in OTHERS[RED]:
         assert secret not in seen(view)
+
+
+# -- the whole sealed file, PINs that last, an unlock the teacher controls ------------------
+
+
+def edited(path, old, new, count=1):
+    """The file at ``path`` with ``old`` replaced by ``new``, as in a text editor."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == count, (old, text.count(old))
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def with_notes(tmp_path):
+    """A sealed file whose notes tell of a load: saved, loaded, played on, saved again."""
+    model, first = saved_locked(tmp_path)
+    assert model.load(first, PASSPHRASE)
+    path = tmp_path / "with-notes.json"
+    assert model.save(path, PASSPHRASE)
+    assert json.loads(path.read_text(encoding="utf-8"))["notes"] == [
+        [2, "a saved game was loaded at action 2: it goes on from 2"]
+    ]
+    return model, path
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ('"view": "pass"', '"view": "open"'),  # every loyalty card, Play to the end
+        ('"view": "pass"', '"view": 1'),  # green's hand without a hand-over
+        ('"humans": [\n  0,', '"humans": [\n  2,'),
+        ('"locked": true', '"locked": false'),
+        ('"steps": 2', '"steps": 2 '),  # one space
+        ('"log": [', '"log": [\n  "red: say hello",'),
+    ],
+)
+def test_an_edited_sealed_file_is_refused_as_a_wrong_passphrase_is(tmp_path, old, new):
+    _, path = with_notes(tmp_path)
+    edited(path, old, new)
+    model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert not model.load(path, "not the passphrase at all")
+    wrong = model.message
+    assert wrong == f"{path}: {WRONG}"
+    assert not model.load(path, PASSPHRASE)
+    assert model.message == wrong  # the same words: edited or a wrong passphrase
+    assert model.state.history == [] and model.notes == [] and model.view == PASS_AND_PLAY
+
+
+def test_erased_notes_or_another_file_s_public_part_are_refused(tmp_path):
+    _, path = with_notes(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    notes = text[text.index('"notes": [') : text.index('"log"')]
+    edited(path, notes, '"notes": [],\n ')
+    model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert not model.load(path, PASSPHRASE) and model.message == f"{path}: {WRONG}"
+
+    # file A's public part over file B's sealed part: B is not loaded under A's notes
+    path.write_text(text, encoding="utf-8")
+    assert model.load(path, PASSPHRASE)  # unchanged, it loads
+    other = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    other.take_laptop()
+    other.play(TakeCard("political"))
+    other.roll()
+    b = tmp_path / "b.json"
+    assert other.save(b, PASSPHRASE)
+    a_text, b_text = text, b.read_text(encoding="utf-8")
+    spliced = a_text[: a_text.index('"sealed"')] + b_text[b_text.index('"sealed"') :]
+    b.write_text(spliced, encoding="utf-8")
+    fresh = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert not fresh.load(b, PASSPHRASE) and fresh.message == f"{b}: {WRONG}"
+    assert fresh.state.history == [] and fresh.notes == []
+
+
+def test_a_sealed_file_opens_only_as_a_locked_pass_and_play_table(tmp_path):
+    # a locked seat's view saves a table in pass and play for that seat's person only
+    green = StepperModel(position(), view=GREEN, lock_view=True)
+    path = tmp_path / "green.json"
+    assert green.save(path, PASSPHRASE)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert (data["view"], data["humans"], data["locked"]) == ("pass", [GREEN], True)
+    model = StepperModel(position(), seed=1)  # an open, seeded stepper
+    assert model.load(path, PASSPHRASE)
+    assert model.view == PASS_AND_PLAY and model.locked and model.humans == {GREEN}
+    assert model.seed is None and model.viewer is None
+    assert not model.set_view(OPEN) and model.play_to_end() == 0
+
+
+def test_a_locked_table_s_notes_only_grow(tmp_path):
+    model, path = with_notes(tmp_path)
+    loaded = (2, "a saved game was loaded at action 2: it goes on from 2")
+    assert model.notes == [loaded]
+    assert model.load(path, PASSPHRASE)  # a file holding the same note: one more
+    assert model.notes == [loaded] * 2
+    assert model.load(path, PASSPHRASE)  # the table's two stay, the file's one among them
+    assert model.notes == [loaded] * 3
+    fresh = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert fresh.load(path, PASSPHRASE)  # the file's note, and this load's
+    assert fresh.notes == [
+        (2, "a saved game was loaded at action 2: it goes on from 2"),
+        (2, "a saved game was loaded at action 0: it goes on from 2"),
+    ]
+    # a file in the clear loaded into a locked table is noted as such
+    plain = StepperModel(position(), seed=2)
+    assert plain.save(tmp_path / "plain.json")
+    assert fresh.load(tmp_path / "plain.json")
+    assert fresh.notes[-1] == (
+        0,
+        "a saved game in the clear (not sealed) was loaded at action 2: it goes on from 0",
+    )
+    assert len(fresh.notes) == 3
+
+
+def test_pins_are_sealed_in_the_file_and_asked_for_after_a_load(tmp_path):
+    view = locked_table()
+    red_holds_the_laptop(view)
+    view.new_pin.value = "2468"
+    view.pin_button.click()
+    for castle in ("Rome", "Saracens"):
+        choose(view, "Send emissary", castle)
+        view.play_button.click()
+    view.handover_button.click()  # green, without a PIN yet, sets one
+    view.new_pin.value = "1357"
+    view.pin_button.click()
+    path = tmp_path / "pins.json"
+    view.file_text.value = str(path)
+    view.passphrase.value = PASSPHRASE
+    view.save_button.click()
+    assert "saved 2 steps sealed" in view.message.value
+    text = path.read_text(encoding="utf-8")
+    assert "2468" not in text and "1357" not in text
+    # the seat holding the laptop loads the save: green's PIN is still asked for
+    view.passphrase.value = PASSPHRASE
+    view.load_button.click()
+    assert view.model.handover == GREEN and view.pin_text.layout.display is None
+    view.handover_button.click()  # an empty PIN
+    assert "wrong PIN for green" in view.message.value and view.board.value == ""
+    assert "Crown of blue" not in seen(view)
+    view.pin_text.value = "1357"
+    view.handover_button.click()
+    assert "You are green. Loyalty card: Crown of blue." in view.board.value
+    # and in a table made afresh the next evening, red's too
+    fresh = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert fresh.load(path, PASSPHRASE) and fresh.has_pin(RED) and fresh.has_pin(GREEN)
+    assert not fresh.has_pin(BLUE) and not fresh.take_laptop("")
+
+
+def test_unlocking_takes_the_passphrase_and_a_confirmation(tmp_path):
+    view = locked_table()
+    red_holds_the_laptop(view)
+    view.unlock_button.click()  # never sealed and no teacher passphrase: nothing unlocks
+    assert "no passphrase to unlock it with yet" in view.model.message and view.model.locked
+    assert view.confirm_box.layout.display == "none"
+    view.file_text.value = str(tmp_path / "evening.json")
+    view.passphrase.value = PASSPHRASE
+    view.save_button.click()
+    view.unlock_button.click()
+    assert view.unlock_confirm.layout.display is None and view.model.locked
+    view.cancel_button.click()
+    assert view.model.message == "cancelled: the table stays locked" and view.model.locked
+    view.unlock_button.click()
+    view.unlock_text.value = "not the passphrase"
+    view.unlock_confirm.click()
+    assert view.model.locked and "wrong passphrase: the table stays locked" in view.model.message
+    assert view.unlock_text.value == "" and view.unlock_confirm.layout.display is None
+    assert view.model.notes == [] and "unlocked" not in view.log.value
+    view.unlock_text.value = PASSPHRASE  # the passphrase the table was sealed with
+    view.unlock_confirm.click()
+    assert not view.model.locked
+    assert "table: the table was unlocked at action 0" in view.log.value
+
+
+def test_a_teacher_passphrase_alone_unlocks_and_stays_with_the_table(tmp_path):
+    model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True, teacher_passphrase=TEACHER)
+    path = tmp_path / "class.json"
+    assert model.save(path, PASSPHRASE)  # a pupil's passphrase
+    assert not model.unlock(PASSPHRASE) and model.locked
+    assert (
+        model.message
+        == "wrong passphrase: the table stays locked (it takes the teacher's passphrase)"
+    )
+    assert TEACHER not in path.read_text(encoding="utf-8")
+    fresh = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert fresh.load(path, PASSPHRASE)  # the file brings the teacher's passphrase
+    assert not fresh.unlock(PASSPHRASE) and fresh.locked
+    assert fresh.unlock(TEACHER) and not fresh.locked
+    # a file sealed by a table without one does not take the unlock from the teacher
+    loose = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert loose.save(tmp_path / "loose.json", PASSPHRASE)
+    assert model.load(tmp_path / "loose.json", PASSPHRASE)
+    assert not model.unlock(PASSPHRASE) and model.unlock(TEACHER)
+    with pytest.raises(ValueError, match="teacher_passphrase: a passphrase has at least 8"):
+        StepperModel(position(), view=PASS_AND_PLAY, lock_view=True, teacher_passphrase="1234")
+    with pytest.raises(ValueError, match="a teacher passphrase is for a locked table"):
+        StepperModel(position(), teacher_passphrase=TEACHER)
+
+
+@pytest.mark.parametrize("passphrase", [" ", "1234567", " " * 8, "\t\n" * 5])
+def test_a_passphrase_has_at_least_eight_characters_not_only_spaces(tmp_path, passphrase):
+    model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    path = tmp_path / "short.json"
+    assert not model.save(path, passphrase) and not path.exists()
+    assert model.message.startswith("type a passphrase (a passphrase ")
+    assert ("at least 8 characters" in model.message) == (len(passphrase) < 8)
+    assert model.save(path, "12345678")
+
+
+def test_save_overwrites_an_existing_file_only_when_asked(tmp_path):
+    _, path = saved_locked(tmp_path)  # another table's save
+    before = path.read_text(encoding="utf-8")
+    model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert not model.save(path, "another passphrase")
+    assert (
+        model.message.startswith(f"{path}: the file exists") and "overwrite=True" in model.message
+    )
+    assert path.read_text(encoding="utf-8") == before
+    assert model.save(path, "another passphrase", overwrite=True)
+    assert path.read_text(encoding="utf-8") != before
+
+    view = locked_table()
+    view.file_text.value = str(path)
+    view.passphrase.value = PASSPHRASE
+    view.save_button.click()
+    assert view.overwrite_button.layout.display is None and view.passphrase.value == ""
+    assert view.overwrite_button.description == f"Overwrite {path}"
+    assert "press Overwrite to replace it" in view.model.message
+    written = path.read_text(encoding="utf-8")
+    view.cancel_button.click()
+    assert view.model.message == "cancelled: nothing was written"
+    assert view.overwrite_button.layout.display == "none"
+    assert path.read_text(encoding="utf-8") == written
+    view.passphrase.value = PASSPHRASE
+    view.save_button.click()
+    view.overwrite_button.click()
+    assert "saved 0 steps sealed to" in view.message.value
+    assert StepperModel(position()).load(path, PASSPHRASE)  # sealed under the one typed
+
+
+def test_a_file_sealed_by_the_earlier_version_is_refused_with_a_clear_message(tmp_path):
+    _, path = saved_locked(tmp_path)
+    edited(path, '"version": 2', '"version": 1')
+    model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
+    assert not model.load(path, PASSPHRASE)
+    assert "sealed by an older version of coronas" in model.message
+    assert model.state.history == []
+    # a table file in the clear of that version still loads
+    clear = StepperModel(position(), seed=3)
+    clear.notes.append((0, "a note"))
+    assert clear.save(tmp_path / "clear.json")
+    edited(
+        tmp_path / "clear.json",
+        '"coronas-table",\n "version": 2',
+        '"coronas-table",\n "version": 1',
+    )
+    assert model.load(tmp_path / "clear.json")

@@ -82,7 +82,9 @@ class StepperModel(SeatViews, SaveLoad):
 
     ``lock_view=True`` with a seat's view or pass and play makes a locked table
     (:attr:`~coronas.widgets.stepper.seats.SeatViews.locked`), which refuses a ``seed``: with
-    it a player could predict the dice and the other hands.
+    it a player could predict the dice and the other hands. ``teacher_passphrase`` (at least
+    8 characters, for a locked table) is then the only passphrase that unlocks it
+    (:meth:`~coronas.widgets.stepper.seats.SeatViews.unlock`); only its check is kept.
     """
 
     def __init__(
@@ -94,6 +96,7 @@ class StepperModel(SeatViews, SaveLoad):
         view: Any = OPEN,
         humans: Iterable[int] | None = None,
         lock_view: bool = False,
+        teacher_passphrase: str | None = None,
     ):
         if names is not None and len(names) != state.num_players:
             raise ValueError(f"names: expected {state.num_players} names, got {len(names)}")
@@ -117,6 +120,7 @@ class StepperModel(SeatViews, SaveLoad):
                 "other seats' cards; leave it out and the laptop rolls with the operating "
                 "system's entropy"
             )
+        self._set_teacher(teacher_passphrase)
         self.message = ""
 
     def _seed(self, seed: int | None) -> None:
@@ -371,8 +375,7 @@ class StepperModel(SeatViews, SaveLoad):
         self.humans = frozenset(p for p in self.humans if p < n)
         if self.view not in [v for _, v in self.view_options()]:
             self.view = OPEN
-        self.holder = None
-        self._pins = {}
+        self.holder = None  # a sealed table's PINs come with it (files.py), others' stay
         if self.locked:
             self._seed(None)
 

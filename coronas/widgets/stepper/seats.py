@@ -9,7 +9,8 @@ shows the seat holding it, and when another person's seat is to move it hides ev
 behind a hand-over screen until that person says they hold the laptop. A *locked table* (a
 seat's view or pass and play with ``lock_view``) keeps the secrets against every click: no
 seed, no play to the end, no picked outcome, an undo only of the viewer's own decisions
-since the last roll or draw, an unlock written in every seat's log, PINs on the hand-over.
+since the last roll or draw, PINs on the hand-over, an unlock that takes a passphrase and is
+written in every seat's log.
 
 What a seat sees of a step comes from the state it is played in: ``describe_for(action,
 viewer)`` when the game has it (viewer None: an onlooker without a seat), else
@@ -27,6 +28,12 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine import CHANCE, TERMINAL, State
+from coronas.widgets.stepper.sealed import (
+    Check,
+    passphrase_check,
+    passphrase_matches,
+    passphrase_problem,
+)
 
 __all__ = [
     "OPEN",
@@ -40,11 +47,11 @@ __all__ = [
 ]
 
 MAX_PIN = 64
-_SALT = os.urandom(16)  # the PINs' digests are salted per kernel: they are never saved
 
 
-def _digest(seat: int, pin: str) -> bytes:
-    return hashlib.sha256(_SALT + bytes([seat]) + pin.encode("utf-8")).digest()
+def _digest(salt: bytes, seat: int, pin: str) -> bytes:
+    """A seat's PIN as kept, and sealed in a saved table: salted per table."""
+    return hashlib.sha256(salt + bytes([seat]) + pin.encode("utf-8")).digest()
 
 
 OPEN = "open"
@@ -144,6 +151,9 @@ class SeatViews:
     view_locked: bool = False
     notes: list[tuple[int, str]]
     _pins: dict[int, bytes]
+    _teacher: Check | None = None  # the check of the teacher's passphrase, if one was set
+    _sealed_with: Check | None = None  # of the passphrase of the last sealed save or load
+    _salt: bytes = b""
 
     # provided by the model:
     player_name: Callable[[int], str]
@@ -225,7 +235,9 @@ class SeatViews:
         if seat is None:
             self.message = "no hand-over is due"
             return False
-        if seat in self._pins and not hmac.compare_digest(self._pins[seat], _digest(seat, pin)):
+        if seat in self._pins and not hmac.compare_digest(
+            self._pins[seat], _digest(self._pin_salt, seat, pin)
+        ):
             self.message = f"wrong PIN for {self.player_name(seat)}"
             return False
         self.holder = seat
@@ -238,8 +250,8 @@ class SeatViews:
 
     def set_pin(self, pin: str) -> bool:
         """In pass and play, the seat holding the laptop sets the PIN it must then type to
-        take it (``""``: none, the default). Kept in memory only, as a salted digest: after a
-        Load each seat sets it again. False, with the reason, elsewhere."""
+        take it (``""``: none, the default). Kept as a salted digest, sealed with the game in
+        a saved table, so a Load asks for it again. False, with the reason, elsewhere."""
         seat = self.viewer
         if self.view != PASS_AND_PLAY or seat is None or self.handover is not None:
             self.message = "a PIN is set in pass and play by the seat holding the laptop"
@@ -248,13 +260,41 @@ class SeatViews:
             self.message = f"a PIN has at most {MAX_PIN} characters"
             return False
         if pin:
-            self._pins[seat] = _digest(seat, pin)
+            self._pins[seat] = _digest(self._pin_salt, seat, pin)
         else:
             self._pins.pop(seat, None)
         self.message = f"PIN {'set' if pin else 'removed'} for {self.player_name(seat)}"
         return True
 
+    @property
+    def _pin_salt(self) -> bytes:
+        """The salt of this table's PIN digests: drawn once, or the loaded table's."""
+        if not self._salt:
+            self._salt = os.urandom(16)
+        return self._salt
+
     # -- the lock --------------------------------------------------------------------------
+    def _set_teacher(self, passphrase: str | None) -> None:
+        """Keep the check of the teacher's passphrase (not the passphrase), which alone then
+        unlocks the table. ValueError if the table is not locked or the passphrase too
+        short."""
+        if passphrase is None:
+            return
+        if not self.locked:
+            raise ValueError("a teacher passphrase is for a locked table (lock_view=True)")
+        problem = passphrase_problem(passphrase)
+        if problem is not None:
+            raise ValueError(f"teacher_passphrase: {problem}")
+        self._teacher = passphrase_check(passphrase)
+
+    def unlock_needs(self) -> str:
+        """Which passphrase unlocks this table, in words (``""``: none can yet)."""
+        if self._teacher is not None:
+            return "the teacher's passphrase"
+        if self._sealed_with is not None:
+            return "the passphrase the table was last saved or loaded with"
+        return ""
+
     @property
     def locked(self) -> bool:
         """A locked table: a seat's view or pass and play that may not be switched. It rolls
@@ -262,12 +302,28 @@ class SeatViews:
         the viewer's own decisions since the last roll or draw, and saves sealed."""
         return self.view_locked and not self.is_open
 
-    def unlock(self) -> bool:
-        """End the lock (to review or analyse the game): the view may be switched again, and
-        every seat reads in its log that the table was unlocked, and when. False, with the
-        reason, if the table is not locked."""
+    def unlock(self, passphrase: str | None = None) -> bool:
+        """End the lock (to review or analyse the game) with ``passphrase``: the teacher's
+        passphrase if one was set when locking (or came with a loaded table), else the one
+        the table was last sealed with (saved or loaded). The view may then be switched
+        again, and every seat reads in its log that the table was unlocked, and when. False,
+        with the reason and nothing changed, if the table is not locked, the passphrase is
+        wrong or there is none to unlock with yet."""
         if not self.locked:
             self.message = "the table is not locked"
+            return False
+        needs = self.unlock_needs()
+        if not needs:
+            self.message = (
+                "this table has no passphrase to unlock it with yet: it was locked without a "
+                "teacher passphrase and has not been saved sealed; save it sealed, then "
+                "unlock it with that passphrase"
+            )
+            return False
+        check = self._teacher or self._sealed_with
+        assert check is not None
+        if not passphrase_matches(check, passphrase):
+            self.message = f"wrong passphrase: the table stays locked (it takes {needs})"
             return False
         at = len(self.state.history)
         self.view_locked = False

@@ -16,7 +16,7 @@ from coronas.widgets.stepper.outcomes import _norm
 
 __all__ = ["Stepper"]
 
-_NOTES = ("undone", "saved", "loaded")  # how the messages of steps that worked begin
+_NOTES = ("undone", "saved", "loaded", "cancelled")  # how the messages of steps that worked begin
 
 
 def _with_exact(text: str, exact: str) -> str:
@@ -50,12 +50,14 @@ class Stepper:
     ``lock_view=True`` the dropdown is disabled and the view stays the one chosen (a class on
     one laptop: nobody switches to the open view by a click): a locked table, which takes no
     seed, offers no "Play to the end", no outcome to pick, an Undo only of the seat's own
-    decisions since the last roll or draw, a Passphrase box that Save seals the game under
-    and Load opens it with, and an "Unlock the table" button that every seat's log then
-    tells of. In pass and play the seat holding the laptop may set a PIN that the hand-over
-    screen then asks for, and may take back its last move from the hand-over screen while
-    nothing has been rolled or drawn since. See :mod:`coronas.widgets.stepper.seats` and
-    ``docs/stepper.md``.
+    decisions since the last roll or draw, a Passphrase box (at least 8 characters) that Save
+    seals the game under and Load opens it with, and an "Unlock the table" button that asks
+    for a confirmation and a passphrase (``teacher_passphrase`` if one was given, else the
+    one the table was last saved or loaded with) and that every seat's log then tells of.
+    In pass and play the seat holding the laptop may set a PIN that the hand-over screen then
+    asks for (a sealed save keeps it), and may take back its last move from the hand-over
+    screen while nothing has been rolled or drawn since. Save asks before it overwrites an
+    existing file. See :mod:`coronas.widgets.stepper.seats` and ``docs/stepper.md``.
 
     The "Who wins from here?" panel (``chances=True``, :attr:`panel`) shows each seat's
     chance of winning from the position with its 95% interval, refined in a thread, from the
@@ -75,13 +77,21 @@ class Stepper:
         humans: Sequence[int] | None = None,
         lock_view: bool = False,
         chances: bool = True,
+        teacher_passphrase: str | None = None,
     ):
         import ipywidgets as w
 
         from coronas.widgets.stepper.chances import WinPanel, panel_widget
 
         self.model = StepperModel(
-            state, bots=bots, seed=seed, names=names, view=view, humans=humans, lock_view=lock_view
+            state,
+            bots=bots,
+            seed=seed,
+            names=names,
+            view=view,
+            humans=humans,
+            lock_view=lock_view,
+            teacher_passphrase=teacher_passphrase,
         )
         self.draw = find_drawer(state) if draw is True else (draw or None)
         # "Who wins from here": each seat's chance of winning, from the eyes shown.
@@ -167,6 +177,23 @@ class Stepper:
         self.new_pin = w.Password(placeholder="my new PIN", layout=w.Layout(width="9em"))
         self.pin_button = w.Button(description="Set my PIN", layout=w.Layout(width="auto"))
         self.lock_box = w.HBox([self.passphrase, self.new_pin, self.pin_button, self.unlock_button])
+        # A question waiting for its answer (the next click answers or drops it): whether to
+        # overwrite an existing file, or to unlock the table (with its passphrase).
+        self._question: tuple[Any, ...] | None = None
+        self._answering: tuple[Any, ...] | None = None
+        self.unlock_text = w.Password(
+            placeholder="passphrase to unlock", layout=w.Layout(width="14em")
+        )
+        self.unlock_confirm = w.Button(
+            description="Yes, unlock: every seat's log will say so",
+            button_style="danger",
+            layout=w.Layout(width="auto"),
+        )
+        self.overwrite_button = w.Button(button_style="danger", layout=w.Layout(width="auto"))
+        self.cancel_button = w.Button(description="Cancel", layout=w.Layout(width="auto"))
+        self.confirm_box = w.HBox(
+            [self.unlock_text, self.unlock_confirm, self.overwrite_button, self.cancel_button]
+        )
         controls = w.VBox(
             [
                 w.HBox(
@@ -180,6 +207,7 @@ class Stepper:
                     ]
                 ),
                 self.lock_box,
+                self.confirm_box,
             ]
         )
 
@@ -226,9 +254,12 @@ class Stepper:
         self.undo_button.on_click(lambda _: self._act(self.model.undo))
         self.bot_button.on_click(lambda _: self._act(self.model.bot_move))
         self.end_button.on_click(lambda _: self._act(self.model.play_to_end))
-        self.save_button.on_click(lambda _: self._act(lambda: self._file(self.model.save)))
+        self.save_button.on_click(lambda _: self._act(self._save))
         self.load_button.on_click(lambda _: self._act(lambda: self._file(self.model.load)))
-        self.unlock_button.on_click(lambda _: self._act(self.model.unlock))
+        self.unlock_button.on_click(lambda _: self._act(self._ask_unlock))
+        self.unlock_confirm.on_click(lambda _: self._act(self._unlock))
+        self.overwrite_button.on_click(lambda _: self._act(self._overwrite))
+        self.cancel_button.on_click(lambda _: self._act(self._cancel))
         self.pin_button.on_click(lambda _: self._act(self._set_pin))
         self.refresh()
 
@@ -239,6 +270,8 @@ class Stepper:
     # -- wiring ----------------------------------------------------------------------------
     def _act(self, step: Callable[[], Any]) -> None:
         self.model.message = ""
+        # a click answers the question asked (or drops it): only the answer's step reads it
+        self._answering, self._question = self._question, None
         step()
         self.refresh()
 
@@ -263,6 +296,47 @@ class Stepper:
         """Save or Load with the file named and the passphrase typed (then forgotten)."""
         step(self.file_text.value.strip(), self.passphrase.value or None)
         self.passphrase.value = ""
+
+    def _save(self) -> None:
+        """Save to the file named; if it exists, ask whether to overwrite it (the passphrase
+        typed is kept until the answer)."""
+        path, passphrase = self.file_text.value.strip(), self.passphrase.value or None
+        self.passphrase.value = ""
+        if not self.model.save(path, passphrase) and self.model.existing == path:
+            self._question = ("overwrite", path, passphrase)
+            self.model.message = (
+                f"{path} exists (perhaps another table's save): press Overwrite to replace "
+                "it, or Cancel and choose another name"
+            )
+
+    def _overwrite(self) -> None:
+        if self._answering is not None and self._answering[0] == "overwrite":
+            _, path, passphrase = self._answering
+            self.model.save(path, passphrase, overwrite=True)
+
+    def _ask_unlock(self) -> None:
+        """Ask for the passphrase that unlocks the table and a confirmation."""
+        needs = self.model.unlock_needs()
+        if not self.model.locked or not needs:
+            self.model.unlock()  # says why not
+            return
+        self._question = ("unlock",)
+        self.model.message = (
+            f"Unlock the table? Every seat's log will say so. Type {needs} and confirm."
+        )
+
+    def _unlock(self) -> None:
+        passphrase, self.unlock_text.value = self.unlock_text.value, ""
+        unlocked = self._answering == ("unlock",) and self.model.unlock(passphrase)
+        if not unlocked and self.model.locked:  # a wrong passphrase: ask again
+            self._question = ("unlock",)
+
+    def _cancel(self) -> None:
+        what = self._answering[0] if self._answering else ""
+        self.model.message = {
+            "overwrite": "cancelled: nothing was written",
+            "unlock": "cancelled: the table stays locked",
+        }.get(what, "")
 
     def _take_laptop(self) -> None:
         self.model.take_laptop(self.pin_text.value)
@@ -348,6 +422,14 @@ class Stepper:
             part.layout.display = None if passing else "none"
         for part in (self.passphrase, self.unlock_button):
             part.layout.display = None if model.locked else "none"
+        asked = self._question[0] if self._question else None
+        self.confirm_box.layout.display = None if asked else "none"
+        for part in (self.unlock_text, self.unlock_confirm):
+            part.layout.display = None if asked == "unlock" else "none"
+        self.overwrite_button.layout.display = None if asked == "overwrite" else "none"
+        self.overwrite_button.description = (
+            f"Overwrite {self._question[1]}" if self._question and asked == "overwrite" else ""
+        )
         # Behind the hand-over screen the position, the log and the odds are empty and
         # the actions hidden (see the model); the controls are hidden too.
         self.controls.layout.display = "none" if seat is not None else None
