@@ -73,6 +73,16 @@ def test_a_seats_figures_do_not_change_with_what_it_cannot_see():
     assert full.view.startswith("full information")
 
 
+def test_a_seats_figures_do_not_change_with_a_hands_secret_mix():
+    """Advanced game, just after the draft: two hands the seat cannot see swap a military
+    card for a political one; the seat's figures stay the same."""
+    from tests.hierro.test_hidden import mix_twins
+
+    s, t, p = mix_twins(3)
+    figures = [WinPanel(StepperModel(x, view=p, seed=7)).compute(games=12) for x in (s, t)]
+    assert figures[0] == figures[1]
+
+
 def test_the_moves_are_ranked_on_request_for_the_seat_to_move_only():
     stepper = Stepper(Batalla(seed=1).new_initial_state(), seed=1)
     model, panel = stepper.model, stepper.panel
