@@ -9,15 +9,21 @@ game order. What it guarantees:
   ``random.Random(seed)``, so a game is the same whatever plays it, in whatever order.
 * **Any executor.** Games go in chunks to any :class:`concurrent.futures.Executor` (a process
   pool, a dask client's ``get_executor()``), at most ``IN_FLIGHT`` chunks at a time; a chunk
-  whose future fails (a worker killed) is sent again, ``retries`` times at most. The match
-  travels to the workers, so its parts must be picklable (module-level classes,
-  :func:`functools.partial`), not lambdas.
+  whose future fails (a worker killed) is sent again, ``retries`` times at most. Unless told
+  otherwise a chunk is sized to take about ``CHUNK_SECONDS`` (one game when games are slow),
+  so records come back nearly as the games end. The match travels to the workers, so its
+  parts must be picklable (module-level classes, :func:`functools.partial`), not lambdas.
 * **Never fatal.** A game that reaches the step cap, or whose bot raises, is a record too
   (``outcome`` ``"cap"`` or ``"error"``, with its seeds and the message), never anyone's
   win; the run goes on. ``strict=True`` stops at the first such game instead.
 * **Kept as it finishes.** With a :class:`ResultsFile` each record is appended and flushed to
   a JSON Lines file as it comes back; a run read back with ``resume`` plays only the games
   the file lacks, with the same seeds, so it ends as an uninterrupted run would.
+* **One Ctrl-C stops it.** Worker processes ignore SIGINT; the parent's
+  :class:`KeyboardInterrupt` cancels the chunks not started, and :func:`worker_pool` (the
+  pool ``jobs > 1`` makes) terminates its workers even in the middle of a game, so the run
+  ends at once with every record that came back kept. An executor passed in is left running
+  (its queued chunks cancelled): it belongs to the caller.
 
 The parts are chosen so that other kinds of runs need no change here:
 
@@ -40,10 +46,13 @@ The parts are chosen so that other kinds of runs need no change here:
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
+import itertools
 import os
 import random
 import signal
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -72,6 +81,8 @@ __all__ = [
     "rotated_seats",
     "run",
     "run_games",
+    "stop_workers",
+    "worker_pool",
 ]
 
 DEFAULT_MAX_STEPS = 100_000
@@ -79,6 +90,11 @@ DEFAULT_MAX_STEPS = 100_000
 IN_FLIGHT = 256
 """Chunks sent to an executor ahead of their results: tasks are drawn as the run goes, so a
 million games never sit in memory as tasks all at once."""
+CHUNK_SECONDS = 0.2
+"""What a chunk of games should take when ``run`` sizes the chunks itself: short, so that a
+game's record comes back (and is kept) soon after it ends and Ctrl-C loses little."""
+MAX_CHUNK = 256
+"""The most games in a chunk that ``run`` sizes itself."""
 
 
 class NewGame:
@@ -169,14 +185,73 @@ def play_task(match: Match, task: Task) -> tuple[State, GameRecord]:
     return state, record
 
 
-def play_chunk(match: Match, tasks: Sequence[Task]) -> list[GameRecord]:
-    """A worker's entry point: play a chunk of games (module level, so processes import it)."""
-    return [play_task(match, task)[1] for task in tasks]
+def play_chunk(match: Match, tasks: Sequence[Task]) -> tuple[list[GameRecord], float]:
+    """A worker's entry point: play a chunk of games (module level, so processes import
+    it); their records and the seconds they took (to size the next chunks)."""
+    began = time.perf_counter()
+    records = [play_task(match, task)[1] for task in tasks]
+    return records, time.perf_counter() - began
 
 
-def _quiet_worker() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops the run and says so."""
+def ignore_sigint() -> None:
+    """A worker process's initializer: Ctrl-C (SIGINT, sent by a terminal to the whole
+    process group) is left to the parent, which stops the run and its workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+_quiet_worker = ignore_sigint  # the former name, still imported elsewhere
+
+
+def stop_workers(pool: concurrent.futures.ProcessPoolExecutor, grace: float = 0.5) -> None:
+    """Stop ``pool`` now: cancel the calls not started and terminate its worker processes,
+    killing any that has not exited within ``grace`` seconds. A worker busy with a long
+    game never reads its queue again, so shutting the pool down is not enough; a result not
+    yet received is lost. Nothing is left running and nothing is printed at exit."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    deadline = time.monotonic() + grace
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            with contextlib.suppress(Exception):
+                process.kill()
+            process.join(1)
+    if manager is not None:  # it sees the workers gone and ends; then exit has nothing to join
+        manager.join(1)
+
+
+@contextlib.contextmanager
+def worker_pool(jobs: int) -> Iterator[concurrent.futures.ProcessPoolExecutor]:
+    """A process pool of ``jobs`` workers that ignore Ctrl-C, for :func:`run` and any other
+    run of many games (win chances). Left normally, it waits for its calls and shuts down;
+    left by an exception (Ctrl-C's :class:`KeyboardInterrupt` above all) it stops at once
+    with :func:`stop_workers`, so no worker runs on after the parent.
+
+        with worker_pool(2) as pool:
+            records = run(match, tasks, executor=pool)
+    """
+    pool = concurrent.futures.ProcessPoolExecutor(jobs, initializer=ignore_sigint)
+    try:
+        # Start the workers now, with SIGINT held back while they are forked: a Ctrl-C
+        # before their initializer runs would otherwise print a worker's traceback.
+        mask = getattr(signal, "pthread_sigmask", None)
+        old = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
+        try:
+            pool.submit(int)
+        finally:
+            if mask:
+                mask(signal.SIG_SETMASK, old)
+        yield pool
+    except BaseException:
+        stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def run(
@@ -185,7 +260,7 @@ def run(
     *,
     executor: concurrent.futures.Executor | None = None,
     jobs: int = 1,
-    chunk_size: int = 16,
+    chunk_size: int | None = None,
     strict: bool = False,
     results: ResultsFile | None = None,
     done: Mapping[int, GameRecord] | None = None,
@@ -195,11 +270,15 @@ def run(
     """Play ``tasks`` and return every game's record in game order.
 
     The games run on ``executor`` if given (it is left open), else on a process pool of
-    ``jobs`` workers when ``jobs > 1``, else here, one at a time. ``done`` maps game indices
+    ``jobs`` workers when ``jobs > 1`` (:func:`worker_pool`), else here, one at a time.
+    ``chunk_size`` games go to a worker at once; None sizes the chunks to take about
+    ``CHUNK_SECONDS`` each, from the time the games take. ``done`` maps game indices
     already played (read back from a results file) to their records: those tasks are checked
     against the records (the same seeds and seats) and not played again. ``results`` receives
     each new record as it comes back, ``on_record(record)`` is called for it (a progress bar,
     a live table). ``strict`` raises :class:`RuntimeError` at the first game that did not end.
+    Ctrl-C raises :class:`KeyboardInterrupt` at once, every record that came back before it
+    kept; the pool made here is stopped, its workers terminated.
     """
     done = dict(done or {})
     records = dict(done)
@@ -227,53 +306,65 @@ def run(
         if on_record is not None:
             on_record(record)
 
-    own_pool = None
-    try:
-        if executor is None and jobs > 1:
-            own_pool = executor = concurrent.futures.ProcessPoolExecutor(
-                jobs, initializer=_quiet_worker
-            )
-        if executor is None:
-            for task in todo():
-                keep(play_task(match, task)[1])
-        else:
-            _run_on(executor, match, _batched(todo(), chunk_size), keep, retries)
-    finally:
-        if own_pool is not None:
-            own_pool.shutdown(cancel_futures=True)
+    if executor is None and jobs > 1:
+        with worker_pool(jobs) as pool:
+            _run_on(pool, match, _Chunks(todo(), chunk_size), keep, retries)
+    elif executor is None:
+        for task in todo():
+            keep(play_task(match, task)[1])
+    else:
+        _run_on(executor, match, _Chunks(todo(), chunk_size), keep, retries)
     return [records[i] for i in sorted(records)]
 
 
-def _batched(tasks: Iterator[Task], size: int) -> Iterator[list[Task]]:
-    chunk: list[Task] = []
-    for task in tasks:
-        chunk.append(task)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+class _Chunks:
+    """The tasks cut into chunks: of ``size`` games, or (``size`` None) of as many games
+    as take about ``CHUNK_SECONDS``, from the seconds a game has taken so far (one game
+    until a chunk has come back)."""
+
+    def __init__(self, tasks: Iterator[Task], size: int | None):
+        self.tasks, self.size = tasks, size
+        self.games, self.seconds = 0, 0.0
+
+    def timed(self, games: int, seconds: float) -> None:
+        self.games += games
+        self.seconds += seconds
+
+    def next(self) -> list[Task]:
+        size = self.size
+        if size is None:
+            if not self.games:
+                size = 1
+            else:
+                per_game = max(self.seconds / self.games, 1e-6)
+                size = max(1, min(MAX_CHUNK, int(CHUNK_SECONDS / per_game)))
+        return list(itertools.islice(self.tasks, size))
 
 
 def _run_on(
     executor: concurrent.futures.Executor,
     match: Match,
-    chunks: Iterator[list[Task]],
+    chunks: _Chunks,
     keep: Callable[[GameRecord], None],
     retries: int,
 ) -> None:
     """Play the chunks on ``executor``, at most ``IN_FLIGHT`` at a time; a chunk whose future
-    fails is sent again (at most ``retries`` times), so a lost worker loses no game."""
+    fails is sent again (at most ``retries`` times), so a lost worker loses no game. Any
+    exception (Ctrl-C) cancels the chunks not started and returns at once."""
     pending: dict[concurrent.futures.Future, tuple[list[Task], int]] = {}
 
     def send(chunk: list[Task], tries: int = 0) -> None:
         pending[executor.submit(play_chunk, match, chunk)] = (chunk, tries)
 
-    try:
-        for chunk in chunks:
+    def send_next() -> bool:
+        chunk = chunks.next()
+        if chunk:
             send(chunk)
-            if len(pending) >= IN_FLIGHT:
-                break
+        return bool(chunk)
+
+    try:
+        while len(pending) < IN_FLIGHT and send_next():
+            pass
         while pending:
             finished, _ = concurrent.futures.wait(
                 pending, return_when=concurrent.futures.FIRST_COMPLETED
@@ -281,17 +372,16 @@ def _run_on(
             for future in finished:
                 chunk, tries = pending.pop(future)
                 try:
-                    got = future.result()
+                    got, seconds = future.result()
                 except Exception:
                     if tries >= retries:
                         raise
                     send(chunk, tries + 1)
                     continue
+                chunks.timed(len(got), seconds)
                 for record in got:
                     keep(record)
-                for chunk in chunks:
-                    send(chunk)
-                    break
+                send_next()
     except BaseException:
         for future in pending:
             future.cancel()
@@ -321,7 +411,7 @@ def run_games(
     progress: str | None = None,
     executor: concurrent.futures.Executor | None = None,
     jobs: int = 1,
-    chunk_size: int = 16,
+    chunk_size: int | None = None,
     strict: bool = False,
 ) -> list[GameRecord]:
     """Play ``tasks`` (``n_games`` of them) with :func:`coronas.runner.run`: every record in

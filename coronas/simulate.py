@@ -500,15 +500,18 @@ def simulate(
     (anything with ``choose(state, rng)``). ``seed`` fixes every game.
 
     The games run on ``executor`` if given (any :class:`concurrent.futures.Executor`; it is
-    left open), else on a process pool of ``jobs`` workers when ``jobs > 1``, else here.
-    The results do not depend on where the games ran. ``progress`` shows a tqdm bar.
+    left open), else on a process pool of ``jobs`` workers when ``jobs > 1``, else here,
+    ``chunk_size`` games at a time (None: chunks of about 0.2 s of play, so each game is kept
+    soon after it ends). The results do not depend on where the games ran. ``progress``
+    shows a tqdm bar.
 
     A game stopped after ``max_steps`` actions, or whose bot raises, is recorded unfinished
     and counted apart; ``strict=True`` raises :class:`RuntimeError` at the first one instead.
     ``out`` names a JSON Lines file that receives the run's description and then each game
     as it finishes; ``resume=True`` continues the run that file holds (the same arguments),
-    playing only the games it lacks. Interrupted (Ctrl-C), the file stays valid and the
-    :class:`KeyboardInterrupt` says how to continue.
+    playing only the games it lacks. Ctrl-C stops the run at once (a pool made here is
+    stopped, its workers terminated); the file keeps every game that came back and the
+    :class:`~coronas.runner.Interrupted` raised says how to continue.
     """
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(
@@ -530,8 +533,6 @@ def simulate(
             f"{probe.name} is set up for {players} players but {len(bots)} bots were given"
         )
     labels = _labels(bots)
-    if chunk_size is None:
-        chunk_size = max(1, min(200, n_games // 64 or 1))
     match = Match(NewGame(game_factory), tuple(bots), max_steps)
     tasks = draw_tasks(
         seed, n_games, functools.partial(rotated_seats, players=players, rotate=rotate)

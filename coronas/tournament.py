@@ -339,7 +339,6 @@ def tournament(
         progress=f"{probe.name} tournament" if progress else None,
         executor=executor,
         jobs=jobs,
-        chunk_size=max(1, min(16, games // 4 or 1)),
     )
     finished = [r for r in records if r.finished]
     results = [[(b, float(_share(r, s))) for s, b in enumerate(r.seats)] for r in finished]

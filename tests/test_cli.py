@@ -178,6 +178,98 @@ def test_simulate_interrupted_by_sigint_resumes_to_the_uninterrupted_summary(cap
     assert resumed.replace(str(path), "FILE") == whole.replace(str(whole_path), "FILE")
 
 
+SLOW_GREEDY = """
+import sys, time
+import coronas.batalla.bots as bots
+from coronas.cli import main
+
+choose = bots.GreedyBot.choose
+
+def slow(self, state, rng):  # thinks 0.02 s a decision in Python, as a timed search does
+    end = time.perf_counter() + 0.02
+    while time.perf_counter() < end:
+        pass
+    return choose(self, state, rng)
+
+bots.GreedyBot.choose = slow
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _group_members(pgid: int) -> list[int]:
+    """The live processes of process group ``pgid``."""
+    import os
+
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = Path(f"/proc/{name}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                found.append(int(name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table in /proc")
+@pytest.mark.parametrize(("command", "jobs"), [("simulate", 1), ("simulate", 2), ("tournament", 2)])
+def test_one_ctrl_c_stops_a_run_at_once_keeping_every_game_played(tmp_path, command, jobs):
+    # Ctrl-C at a terminal: SIGINT to the whole process group (the command and its workers)
+    # while games are in play (about a second a game). The run ends within 2 s, exit 130, no
+    # traceback, no process of the group left, every game that ended kept, the way on said.
+    import os
+    import signal
+    import time
+
+    path = tmp_path / "run.jsonl"
+    args = [command, "batalla", "--bots", "greedy", "random", "--games", "40"]
+    args += ["--jobs", str(jobs), "--no-progress", "--out", str(path)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+
+    def as_at_a_terminal() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SLOW_GREEDY, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=as_at_a_terminal,
+        start_new_session=True,  # its own process group, as a terminal's job
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if path.exists() and len(path.read_bytes().splitlines()) >= 3:
+                break
+            time.sleep(0.02)
+        time.sleep(0.3)  # into the next games
+        assert proc.poll() is None
+        before = len(path.read_bytes().splitlines()) - 1
+        os.killpg(proc.pid, signal.SIGINT)
+        sent = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+        left = _group_members(proc.pid)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for pid in _group_members(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 130, (out, err)
+    assert took < 2, took
+    assert left == [], left  # no worker runs on
+    assert "Traceback" not in err and "Exception" not in err, err
+    kept = len(path.read_text().splitlines()) - 1
+    assert 2 <= before <= kept < 40
+    assert f"interrupted after {kept} of 40 games" in err
+    assert f"--out {path} --resume" in err
+
+
 def test_simulate_refuses_a_results_file_of_another_run(capsys, tmp_path):
     path = tmp_path / "run.jsonl"
     args = ["simulate", "toy", "--games", "20", "--no-progress", "--out", str(path)]
