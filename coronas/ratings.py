@@ -52,6 +52,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -192,10 +193,11 @@ class Ratings:
     def _notes(self) -> list[str]:
         if not any(r["held_by_prior"] for r in self.rows()):
             return []
-        return [
+        note = (
             "* a whitewash: no game set a limit on this side, so the interval is one-sided and "
             f"the point is held finite only by the prior ({self._prior_words()})"
-        ]
+        )
+        return textwrap.wrap(note, 92, subsequent_indent="  ")
 
     def _prior_words(self) -> str:
         if self.prior == 0.5:
@@ -220,7 +222,7 @@ class Ratings:
             f"<td>{escape(r['interval'])}</td></tr>"
             for r in self.rows()
         )
-        notes = "".join(f"<p>{escape(n)}</p>" for n in self._notes())
+        notes = f"<p>{escape(' '.join(self._notes()))}</p>" if self._notes() else ""
         return (
             f"<table><caption>Ratings (Elo, {escape(self.anchor)} = 0), {self.games} games"
             "</caption><tr><th>bot</th><th>Elo</th><th>95% interval</th></tr>"
