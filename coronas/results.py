@@ -92,7 +92,11 @@ MAX_LINE = 1 << 16
 MAX_PLAYERS = 64
 MAX_GAMES = 10**8
 MAX_STEPS = 10**9
-"""Bounds on the numbers a results file may hold: players, games, actions of a game."""
+"""Bounds on the numbers a results file may hold: players, games, actions of a game (a
+run's own step cap, its header's ``max_steps``, bounds its games more tightly)."""
+MAX_RETURN = 10**9
+"""The largest score (in absolute value) a game's line may hold: far above any game's
+points, low enough that sums and means of a million games stay finite and exact."""
 RECORD_FIELDS = (
     "game",
     "game_seed",
@@ -114,12 +118,16 @@ class ResultsFile:
     game, appended and flushed as each game finishes.
 
     ``header`` is the description (JSON-ready; it must hold ``games``, ``players`` and
-    ``bots``, the labels of the pool); ``"format"`` and ``"version"`` are added. A new file
-    must not exist already. With ``resume=True`` an existing file is read back: its header
-    must equal ``header`` field by field (the first field that differs is named), every line
-    is checked (bounded sizes, known fields, values in range) and ``done`` holds its records;
-    a damaged last line (a write cut short) is dropped, to be played again. With
-    ``resume=True`` and no file yet, a new one is started.
+    ``bots``, the labels of the pool, and may hold ``max_steps``, the step cap);
+    ``"format"`` and ``"version"`` are added. A new file must not exist already. With
+    ``resume=True`` an existing file is read back: its header must equal ``header`` field by
+    field (the first field that differs is named), every line is checked as data a game could
+    have left (:meth:`_record`: known fields; seats in the pool; winners distinct seats of
+    the table; ``actions`` at most the step cap and ``decisions`` at most ``actions``;
+    returns one finite number a seat, at most :data:`MAX_RETURN`) and ``done`` holds its
+    records; a damaged last line (a write cut short) is dropped, to be played again. With
+    ``resume=True`` and no file yet, a new one is started; a symbolic link to nothing is
+    refused, naming where it points.
     """
 
     def __init__(self, path: str | os.PathLike[str], header: Mapping[str, Any], resume: bool):
@@ -132,7 +140,13 @@ class ResultsFile:
         self.games = _whole(header.get("games"), "games", 1, MAX_GAMES, fail)
         self.players = _whole(header.get("players"), "players", 1, MAX_PLAYERS, fail)
         self.labels = list(header.get("bots", ()))
+        self.max_steps = _whole(header.get("max_steps", MAX_STEPS), "max_steps", 1, MAX_STEPS, fail)
         self.done: dict[int, GameRecord] = {}
+        if self.path.is_symlink() and not self.path.exists():
+            raise ResultsFileError(
+                f"{self.path} is a symbolic link to {os.readlink(self.path)}, which does not "
+                "exist: give the file itself, or remove the link"
+            )
         if resume and self.path.exists():
             keep = self._read()
             mode = "r+b"
@@ -261,6 +275,8 @@ class ResultsFile:
             raise fail(f"'outcome': expected one of {', '.join(OUTCOMES)}, got {_short(outcome)}")
         seats = _ints(data["seats"], "seats", 0, pool - 1, n, n, fail)
         winners = _ints(data["winners"], "winners", 0, n - 1, 0, n, fail)
+        if len(set(winners)) != len(winners):
+            raise fail(f"'winners': expected different seats, got {_short(winners)}")
         returns = data["returns"]
         size = n if outcome == "ended" else 0
         if not isinstance(returns, list) or len(returns) != size:
@@ -273,6 +289,8 @@ class ResultsFile:
         bots = [self.labels[b] for b in seats] if self.labels else data["bots"]
         if data["bots"] != bots:
             raise fail(f"'bots': expected {_short(bots)} for seats {seats}")
+        actions = _whole(data["actions"], "actions", 0, self.max_steps, fail)
+        decisions = _whole(data["decisions"], "decisions", 0, actions, fail)
         return GameRecord(
             index=_whole(data["game"], "game", 0, self.games - 1, fail),
             game_seed=_whole(data["game_seed"], "game_seed", 0, _SEED_LIMIT - 1, fail),
@@ -280,8 +298,8 @@ class ResultsFile:
             seats=tuple(seats),
             winners=tuple(winners),
             returns=tuple(_number_in(x, fail) for x in returns),
-            actions=_whole(data["actions"], "actions", 0, MAX_STEPS, fail),
-            decisions=_whole(data["decisions"], "decisions", 0, MAX_STEPS, fail),
+            actions=actions,
+            decisions=decisions,
             outcome=outcome,
             message=message,
         )
@@ -323,10 +341,17 @@ def _number_out(x: Any) -> Any:
 
 
 def _number_in(x: Any, fail: Callable[[str], Exception]) -> Any:
-    if isinstance(x, int) and not isinstance(x, bool) and abs(x) < 10**30:
-        return x
-    if isinstance(x, float) and math.isfinite(x):
-        return x
-    if isinstance(x, str) and _FRACTION.fullmatch(x) and int(x.split("/")[1]):
-        return Fraction(x)
-    raise fail(f"'returns': expected numbers, got {_short(x)}")
+    """A score read back: a whole number, a finite float or ``"p/q"``, at most
+    :data:`MAX_RETURN` in absolute value."""
+    value: Any = None
+    whole = isinstance(x, int) and not isinstance(x, bool)
+    if whole or (isinstance(x, float) and math.isfinite(x)):
+        value = x
+    elif isinstance(x, str) and _FRACTION.fullmatch(x) and int(x.split("/")[1]):
+        value = Fraction(x)
+    if value is None or abs(value) > MAX_RETURN:
+        raise fail(
+            f"'returns': expected finite numbers from {-MAX_RETURN} to {MAX_RETURN}, "
+            f"got {_short(x)}"
+        )
+    return value

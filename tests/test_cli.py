@@ -282,6 +282,29 @@ def test_simulate_refuses_a_results_file_of_another_run(capsys, tmp_path):
     assert_one_line_error(status, err, "--resume needs --out")
 
 
+def test_resume_refuses_a_line_no_game_could_leave(capsys, tmp_path):
+    # A winner counted twice would turn the summary's wins from 15 to 16: refused instead,
+    # naming the line and the field, as a usage mistake about a file is (status 2).
+    path = tmp_path / "run.jsonl"
+    args = ["simulate", "batalla", "--bots", "greedy,random", "--games", "6", "--no-progress"]
+    args += ["--out", str(path)]
+    assert run(capsys, *args)[0] == 0
+    lines = path.read_text().splitlines()
+    for field, value in (("winners", [1, 1]), ("decisions", 999_999_999)):
+        game = json.loads(lines[3])
+        game[field] = value
+        path.write_text("\n".join([*lines[:3], json.dumps(game), *lines[4:]]) + "\n")
+        status, out, err = run(capsys, *args, "--resume")
+        assert_one_line_error(status, err, f"{path}, line 4: '{field}': expected")
+        assert out == ""
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(tmp_path / "nowhere.jsonl")
+    status, _, err = run(capsys, *args[:-1], str(link), "--resume")
+    assert_one_line_error(
+        status, err, "is a symbolic link to", "nowhere.jsonl, which does not exist"
+    )
+
+
 def test_simulate_csv_is_the_table_of_games(capsys, tmp_path):
     import csv
 

@@ -181,7 +181,13 @@ def good_line(**changes):
         (good_line(seats=[0, 0, 1]), "'seats': expected a list of 2 to 2"),
         (good_line(seats=[0, 7]), "'seats': expected a whole number from 0 to 1"),
         (good_line(winners=[]), "'winners': a game that ended has winners"),
-        (good_line(returns=["x", 1]), "'returns': expected numbers"),
+        (good_line(winners=[1, 1]), "'winners': expected different seats, got [1, 1]"),
+        (good_line(decisions=999_999_999), "'decisions': expected a whole number from 0 to 3"),
+        (good_line(actions=10**9 + 1), "'actions': expected a whole number from 0 to 1000000000"),
+        (good_line(returns=[1e308, 1e308]), "'returns': expected finite numbers from"),
+        (good_line(returns=["1/0", 1]), "'returns': expected finite numbers"),
+        (good_line(returns=[3]), "'returns': expected a list of 2 numbers"),
+        (good_line(returns=["x", 1]), "'returns': expected finite numbers"),
         (good_line(outcome="won"), "'outcome': expected one of ended, cap, error"),
         (good_line(message="x" * 600), "'message': expected text of at most 500"),
         (good_line(bots=["a", "b"]), "'bots': expected"),
@@ -201,6 +207,33 @@ def test_every_field_of_a_results_file_is_checked(tmp_path, line, words):
     with pytest.raises(ResultsFileError, match="line 2: ") as caught:
         ResultsFile(path, HEADER, resume=True)
     assert str(path) in str(caught.value) and words in str(caught.value)
+
+
+def test_a_game_longer_than_the_runs_step_cap_is_refused(tmp_path):
+    path = tmp_path / "run.jsonl"
+    header = {**HEADER, "max_steps": 50}
+    with ResultsFile(path, header, resume=False):
+        pass
+    with path.open("a") as f:
+        f.write(good_line(actions=50, decisions=50) + "\n")  # a game may end on the cap
+        f.write(good_line(game=2, actions=51, decisions=2) + "\n")
+        f.write(good_line(game=3) + "\n")
+    with pytest.raises(
+        ResultsFileError, match="line 3: 'actions': expected a whole number from 0 to 50, got 51"
+    ):
+        ResultsFile(path, header, resume=True)
+
+
+def test_a_results_file_that_is_a_link_to_nothing_is_named_as_such(tmp_path):
+    link = tmp_path / "run.jsonl"
+    link.symlink_to(tmp_path / "gone.jsonl")
+    for resume in (False, True):
+        with pytest.raises(ResultsFileError) as caught:
+            ResultsFile(link, HEADER, resume=resume)
+        assert str(caught.value).startswith(
+            f"{link} is a symbolic link to {tmp_path / 'gone.jsonl'}, which does not exist"
+        )
+    assert not (tmp_path / "gone.jsonl").exists()  # nothing was created through the link
 
 
 def test_fractions_and_unfinished_games_read_back_equal(tmp_path):

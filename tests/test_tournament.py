@@ -121,6 +121,24 @@ def test_a_results_file_is_kept_and_resumed(tmp_path):
         duel(n=10, seed=6, out=out, resume=True)
 
 
+def test_resume_refuses_a_winner_counted_twice(capsys, tmp_path):
+    # [1, 1] would give the second seat's bot a whole win and the other none where a shared
+    # win gives each a half: the line is refused, naming it, and nothing is printed.
+    out = tmp_path / "ladder.jsonl"
+    argv = ["tournament", "batalla", "--bots", "random", "greedy", "--games", "4"]
+    argv += ["--no-progress", "--out", str(out)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    lines = out.read_text().splitlines()
+    game = json.loads(lines[2])
+    game["winners"] = [1, 1]
+    out.write_text("\n".join([*lines[:2], json.dumps(game), *lines[3:]]) + "\n")
+    assert main([*argv, "--resume"]) == 2
+    got = capsys.readouterr()
+    assert got.out == "" and "Traceback" not in got.err
+    assert f"{out}, line 3: 'winners': expected different seats, got [1, 1]" in got.err
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
