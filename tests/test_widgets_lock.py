@@ -515,6 +515,12 @@ def edited(path, old, new, count=1):
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def noted_text(tmp_path_factory):
+    """The text of :func:`with_notes`' file, sealed once for the tests that edit it."""
+    return with_notes(tmp_path_factory.mktemp("noted"))[1].read_text(encoding="utf-8")
+
+
 def with_notes(tmp_path):
     """A sealed file whose notes tell of a load: saved, loaded, played on, saved again."""
     model, first = saved_locked(tmp_path)
@@ -538,8 +544,9 @@ def with_notes(tmp_path):
         ('"log": [', '"log": [\n  "red: say hello",'),
     ],
 )
-def test_an_edited_sealed_file_is_refused_as_a_wrong_passphrase_is(tmp_path, old, new):
-    _, path = with_notes(tmp_path)
+def test_an_edited_sealed_file_is_refused_as_a_wrong_passphrase_is(tmp_path, noted_text, old, new):
+    path = tmp_path / "with-notes.json"
+    path.write_text(noted_text, encoding="utf-8")
     edited(path, old, new)
     model = StepperModel(position(), view=PASS_AND_PLAY, lock_view=True)
     assert not model.load(path, "not the passphrase at all")
