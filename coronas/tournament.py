@@ -35,6 +35,7 @@ import concurrent.futures
 import dataclasses
 import functools
 import itertools
+import math
 import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -47,7 +48,7 @@ from coronas.results import GameRecord
 from coronas.runner import DEFAULT_MAX_STEPS, Match, NewGame, draw_tasks, run_games
 from coronas.simulate import _labels
 
-__all__ = ["MAX_GAMES", "Ladder", "line_ups", "tournament"]
+__all__ = ["MAX_GAMES", "Ladder", "count_line_ups", "line_ups", "tournament"]
 
 MAX_GAMES = 10**6
 """The most games a tournament may play in all."""
@@ -65,6 +66,17 @@ def line_ups(bots: int, players: int) -> list[tuple[int, ...]]:
     return [
         c for c in itertools.combinations_with_replacement(range(bots), players) if len(set(c)) > 1
     ]
+
+
+def count_line_ups(bots: int, players: int) -> int:
+    """How many line-ups :func:`line_ups` gives, worked out without listing them (every
+    multiset of ``players`` bots, less the ``bots`` line-ups of one bot alone), so that a
+    tournament too large is refused before anything is built.
+
+    >>> count_line_ups(3, 2), count_line_ups(2, 3), count_line_ups(10, 5)
+    (3, 2, 1992)
+    """
+    return math.comb(bots + players - 1, players) - bots
 
 
 def _seating(index: int, line_ups: Sequence[tuple[int, ...]], games: int) -> tuple[int, ...]:
@@ -316,12 +328,14 @@ def tournament(
     ]
     if anchor is not None and anchor not in labels:
         raise ValueError(f"the anchor {anchor!r} is not one of the bots: {', '.join(labels)}")
-    ups = line_ups(len(pool), probe.num_players)
-    total = len(ups) * games
+    n_ups = count_line_ups(len(pool), probe.num_players)
+    total = n_ups * games
     if total > MAX_GAMES:
         raise ValueError(
-            f"{len(ups)} line-ups of {games} games make {total} games, more than {MAX_GAMES}"
+            f"{n_ups} line-ups of {games} games make {total} games, more than the limit of "
+            f"{MAX_GAMES} games a tournament"
         )
+    ups = line_ups(len(pool), probe.num_players)
     match = Match(NewGame(factory), tuple(pool), max_steps)
     tasks = draw_tasks(seed, total, functools.partial(_seating, line_ups=ups, games=games))
     header = None

@@ -198,6 +198,17 @@ def test_command_refuses_bad_input_in_one_line(capsys, argv, message):
     assert message in err and "Traceback" not in err
 
 
+def test_a_tournament_over_its_size_limit_is_a_usage_mistake(capsys):
+    # three bots at five seats: 18 line-ups; 18 x 100000 games is over the million allowed
+    argv = ["tournament", "hierro", "--bots", "random", "greedy", "mcts", "--players", "5"]
+    assert main([*argv, "--games", "100000", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "18 line-ups" in err and "1800000 games, more than the limit of 1000000" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    with pytest.raises(ValueError, match="more than the limit of 1000000 games"):
+        tournament("hierro", ["random", "greedy", "mcts"], players=5, games=100_000)
+
+
 def test_bots_by_name_with_settings():
     from coronas.batalla import Game
     from coronas.engine import MCTSBot

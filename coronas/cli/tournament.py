@@ -34,7 +34,8 @@ def _bot_names(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from coronas.runner import Interrupted
-    from coronas.tournament import tournament
+    from coronas.tournament import MAX_GAMES as MAX_TOTAL
+    from coronas.tournament import count_line_ups, tournament
 
     game_cls = games.find_game(args.game)
     n_players = args.players if args.players is not None else game_cls.min_players
@@ -44,6 +45,14 @@ def run(args: argparse.Namespace) -> int:
             f"got {n_players}"
         )
     names = _bot_names(args)
+    n_ups = count_line_ups(len(names), n_players)
+    if n_ups * args.games > MAX_TOTAL:  # a usage mistake: refused before any bot is made
+        what = "pairings" if n_players == 2 else "line-ups"
+        raise CommandError(
+            f"{len(names)} bots at {n_players} seats make {n_ups} {what}; with --games "
+            f"{args.games} that is {n_ups * args.games} games, more than the limit of "
+            f"{MAX_TOTAL} games a tournament: give fewer --games or fewer --bots"
+        )
     for name in names:  # unknown names and bad budgets: a usage mistake, named
         games.make_bots(game_cls, name, 1)
     if args.anchor is not None and args.anchor not in names:
