@@ -10,13 +10,20 @@ ends (:func:`seal_record`), and at once when stored outside one, so nothing reac
 the state escapes the log.
 
 A record is a tuple of entries ``(target, kind, key, old)``; replaying a record backwards
-restores the state as it was before the ``apply``. This is python-chess's ``push``/``pop`` in
+restores the state as it was before the ``apply``.
+
+The record under way belongs to a thread (:data:`_now`, a :class:`threading.local`): threads
+that apply actions to separate states at the same moment (a search in a worker thread while
+the player moves) each write their own record. Two threads must still never change the same
+state at once: each works on its own copy (:meth:`State.clone
+<coronas.engine.State.clone>`). This is python-chess's ``push``/``pop`` in
 spirit: the cost of an ``apply`` and of its ``undo`` is the size of the change, not the size of
 the state.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -40,36 +47,44 @@ _MISSING: Any = object()
 # Kinds of entries in a record.
 _ATTR, _KEY, _ITEM, _LEN, _LIST, _DICT = range(6)
 
-_record: list | None = None
-"""The record of the ``apply`` under way, or None outside one."""
-_loose = False
-"""Whether the ``apply`` under way stored a plain list or dict (which then needs sealing)."""
+
+class _Now(threading.local):
+    """The ``apply`` under way in one thread: each thread sees its own attributes."""
+
+    def __init__(self) -> None:
+        self.record: list | None = None
+        """The record of the ``apply`` under way in this thread, or None outside one."""
+        self.loose = False
+        """Whether that ``apply`` stored a plain list or dict (which then needs sealing)."""
+
+
+_now = _Now()
 _PLAIN = (list, dict)
 
 
 def start_record() -> tuple[list | None, bool]:
-    """Begin a record for an ``apply``; returns what it replaces (for nested applies)."""
-    global _record, _loose
-    previous = (_record, _loose)
-    _record, _loose = [], False
+    """Begin a record for an ``apply`` in this thread; returns what it replaces (for nested
+    applies)."""
+    now = _now
+    previous = (now.record, now.loose)
+    now.record, now.loose = [], False
     return previous
 
 
 def end_record(previous: tuple[list | None, bool]) -> tuple[tuple, bool]:
-    """Finish the current record and make ``previous`` current again; returns the record and
-    whether it stored plain containers (see :func:`seal_record`)."""
-    global _record, _loose
-    rec, loose = _record, _loose
-    _record, _loose = previous
+    """Finish this thread's current record and make ``previous`` current again; returns the
+    record and whether it stored plain containers (see :func:`seal_record`)."""
+    now = _now
+    rec, loose = now.record, now.loose
+    now.record, now.loose = previous
     return (tuple(rec) if rec else ()), loose
 
 
 def _mark(value: Any) -> None:
     """Note that the record under way stored ``value``, if it is a plain container (``list``,
     the type itself, stands for values whose items are not looked at)."""
-    global _loose
     if value is list or type(value) in _PLAIN:
-        _loose = True
+        _now.loose = True
 
 
 def logged(value: Any) -> Any:
@@ -88,32 +103,40 @@ class LoggedList(list):
     __slots__ = ()
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        if _record is None:
+        record = _now.record
+        if record is None:
             value = logged(value) if type(index) is int else [logged(v) for v in value]
         elif type(index) is int:
-            _record.append((self, _ITEM, index, list.__getitem__(self, index)))
+            record.append((self, _ITEM, index, list.__getitem__(self, index)))
             if type(value) in _PLAIN:
                 _mark(value)
         else:
-            _record.append((self, _LIST, None, list(self)))
+            record.append((self, _LIST, None, list(self)))
             _mark(list)
         list.__setitem__(self, index, value)
 
     def _whole(self) -> None:
-        if _record is not None:
-            _record.append((self, _LIST, None, list(self)))
+        record = _now.record
+        if record is not None:
+            record.append((self, _LIST, None, list(self)))
 
     def append(self, value: Any) -> None:
-        if _record is not None:
-            _record.append((self, _LEN, len(self), None))
+        record = _now.record
+        if record is not None:
+            record.append((self, _LEN, len(self), None))
             _mark(value)
-        list.append(self, value if _record is not None else logged(value))
+            list.append(self, value)
+        else:
+            list.append(self, logged(value))
 
     def extend(self, values: Iterable[Any]) -> None:
-        if _record is not None:
-            _record.append((self, _LEN, len(self), None))
+        record = _now.record
+        if record is not None:
+            record.append((self, _LEN, len(self), None))
             _mark(list)
-        list.extend(self, values if _record is not None else [logged(v) for v in values])
+            list.extend(self, values)
+        else:
+            list.extend(self, [logged(v) for v in values])
 
     def __iadd__(self, values: Iterable[Any]) -> LoggedList:
         self.extend(values)
@@ -126,7 +149,7 @@ class LoggedList(list):
     def insert(self, index: int, value: Any) -> None:
         self._whole()
         _mark(value)
-        list.insert(self, index, value if _record is not None else logged(value))
+        list.insert(self, index, value if _now.record is not None else logged(value))
 
     def pop(self, index: int = -1) -> Any:
         self._whole()
@@ -163,8 +186,9 @@ class LoggedDict(dict):
     __slots__ = ()
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        if _record is not None:
-            _record.append((self, _KEY, key, dict.get(self, key, _MISSING)))
+        record = _now.record
+        if record is not None:
+            record.append((self, _KEY, key, dict.get(self, key, _MISSING)))
             if type(value) in _PLAIN:
                 _mark(value)
             dict.__setitem__(self, key, value)
@@ -172,13 +196,15 @@ class LoggedDict(dict):
             dict.__setitem__(self, key, logged(value))
 
     def __delitem__(self, key: Any) -> None:
-        if _record is not None and key in self:
-            _record.append((self, _KEY, key, dict.__getitem__(self, key)))
+        record = _now.record
+        if record is not None and key in self:
+            record.append((self, _KEY, key, dict.__getitem__(self, key)))
         dict.__delitem__(self, key)
 
     def pop(self, key: Any, *default: Any) -> Any:
-        if _record is not None and key in self:
-            _record.append((self, _KEY, key, dict.__getitem__(self, key)))
+        record = _now.record
+        if record is not None and key in self:
+            record.append((self, _KEY, key, dict.__getitem__(self, key)))
         return dict.pop(self, key, *default)
 
     def setdefault(self, key: Any, default: Any = None) -> Any:
@@ -195,8 +221,9 @@ class LoggedDict(dict):
         return self
 
     def _whole(self) -> None:
-        if _record is not None:
-            _record.append((self, _DICT, None, dict(self)))
+        record = _now.record
+        if record is not None:
+            record.append((self, _DICT, None, dict(self)))
 
     def popitem(self) -> tuple[Any, Any]:
         self._whole()
@@ -455,8 +482,9 @@ class Journaled:
             object.__setattr__(self, name, value)
             return
         data = self.__dict__
-        if _record is not None:
-            _record.append((None, _ATTR, name, data.get(name, _MISSING)))
+        record = _now.record
+        if record is not None:
+            record.append((None, _ATTR, name, data.get(name, _MISSING)))
             if type(value) in _PLAIN:
                 _mark(value)
             data[name] = value
@@ -466,6 +494,7 @@ class Journaled:
                 data["_listed"] = None
 
     def __delattr__(self, name: str) -> None:
-        if _record is not None and name not in self._UNLOGGED:
-            _record.append((None, _ATTR, name, self.__dict__.get(name, _MISSING)))
+        record = _now.record
+        if record is not None and name not in self._UNLOGGED:
+            record.append((None, _ATTR, name, self.__dict__.get(name, _MISSING)))
         object.__delattr__(self, name)
