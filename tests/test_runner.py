@@ -21,6 +21,7 @@ from coronas.runner import (
     play_task,
     rotated_seats,
     run,
+    worker_pool,
 )
 from tests.test_simulate import DuelGame, Roller, Safe
 from tests.toygame import ToyGame
@@ -351,3 +352,27 @@ def test_mutated_results_files_are_refused_with_the_file_named_or_read_whole(tmp
             for r in done.values()
         )
     assert refused > 250 and refused + read == 300
+
+
+def test_a_worker_pool_ignores_ctrl_c_in_its_workers_and_stops_them_when_left_by_it():
+    import os
+    import signal
+    import time
+
+    # Ctrl-C at a terminal reaches the workers too: they leave it to the parent
+    with worker_pool(2) as pool:
+        busy = pool.submit(time.sleep, 0.5)
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGINT)
+        assert busy.result(timeout=10) is None
+        assert pool.submit(sum, [1, 2, 3]).result(timeout=10) == 6
+    # left by Ctrl-C's KeyboardInterrupt: the busy workers are terminated at once
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), worker_pool(2) as pool:
+        sleeping = [pool.submit(time.sleep, 60) for _ in range(4)]
+        workers = list(pool._processes.values())
+        time.sleep(0.3)
+        raise KeyboardInterrupt
+    assert time.monotonic() - began < 2
+    assert len(workers) == 2 and not any(w.is_alive() for w in workers)
+    assert all(f.cancelled() or f.exception(timeout=5) is not None for f in sleeping)

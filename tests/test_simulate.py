@@ -300,6 +300,88 @@ def test_a_dask_cluster_gives_the_same_results_as_one_process():
     assert sum(on_cluster.wins) == 24  # Batalla always ends with one winner
 
 
+class Thinker(Roller):
+    """A roller that thinks 0.1 s before each decision, as a timed search does."""
+
+    name = "thinker"
+
+    def choose(self, state, rng):
+        import time
+
+        time.sleep(0.1)
+        return super().choose(state, rng)
+
+
+def test_ctrl_c_stops_a_run_on_a_dask_cluster_at_once_keeping_every_game_back(tmp_path):
+    # SIGINT reaches this process while games are in play on the cluster: the run stops
+    # within 2 s, the chunks not started are cancelled, every game that came back is kept,
+    # and the cluster (the caller's) resumes the run to the uninterrupted records.
+    import signal
+    import threading
+    import time
+
+    from dask.distributed import Client, LocalCluster
+
+    from coronas.simulate import Interrupted
+
+    path = tmp_path / "run.jsonl"
+    sent: list[tuple[float, int]] = []
+
+    def interrupt_when_games_are_kept() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            lines = len(path.read_bytes().splitlines()) if path.exists() else 0
+            if lines >= 4:
+                sent.append((time.monotonic(), lines - 1))
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+                return
+            time.sleep(0.01)
+
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with (
+            LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            executor = client.get_executor()
+            watcher = threading.Thread(target=interrupt_when_games_are_kept, daemon=True)
+            watcher.start()
+            with pytest.raises(Interrupted) as caught:
+                simulate(
+                    DuelGame,
+                    [Thinker(), Safe()],
+                    60,
+                    seed=8,
+                    executor=executor,
+                    progress=False,
+                    out=path,
+                )
+            stopped = time.monotonic()
+            watcher.join()
+            kept_in_file = len(path.read_text().splitlines()) - 1
+            again = simulate(
+                DuelGame,
+                [Thinker(), Safe()],
+                60,
+                seed=8,
+                executor=executor,
+                progress=False,
+                out=path,
+                resume=True,
+            )
+    finally:
+        signal.signal(signal.SIGINT, old)
+    ((at, before),) = sent
+    assert stopped - at < 2
+    kept = caught.value.played
+    assert before <= kept == kept_in_file < 60 and len(path.read_text().splitlines()) == 61
+    assert (
+        again.records == simulate(DuelGame, [Roller(), Safe()], 60, seed=8, progress=False).records
+    )
+
+
 # -- unfinished games, results files, tables -------------------------------------------------
 
 
