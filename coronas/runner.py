@@ -52,6 +52,7 @@ import itertools
 import os
 import random
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -208,22 +209,29 @@ def stop_workers(pool: concurrent.futures.ProcessPoolExecutor, grace: float = 0.
     """Stop ``pool`` now: cancel the calls not started and terminate its worker processes,
     killing any that has not exited within ``grace`` seconds. A worker busy with a long
     game never reads its queue again, so shutting the pool down is not enough; a result not
-    yet received is lost. Nothing is left running and nothing is printed at exit."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    manager = getattr(pool, "_executor_manager_thread", None)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()
-    deadline = time.monotonic() + grace
-    for process in processes:
-        process.join(max(0.0, deadline - time.monotonic()))
-        if process.is_alive():
+    yet received is lost. Nothing is left running and nothing is printed at exit; a second
+    Ctrl-C while this runs (in the main thread) is ignored, so it cannot cut the stop short."""
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
             with contextlib.suppress(Exception):
-                process.kill()
-            process.join(1)
-    if manager is not None:  # it sees the workers gone and ends; then exit has nothing to join
-        manager.join(1)
+                process.terminate()
+        deadline = time.monotonic() + grace
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                with contextlib.suppress(Exception):
+                    process.kill()
+                process.join(1)
+        if manager is not None:  # it sees the workers gone and ends: exit has nothing to join
+            manager.join(1)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, old)
 
 
 @contextlib.contextmanager
