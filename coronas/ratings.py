@@ -190,14 +190,14 @@ class Ratings:
             return "0"
         return f"{row['elo']:+.0f}" + ("*" if row["held_by_prior"] else "")
 
-    def _notes(self) -> list[str]:
+    def _note(self) -> str:
+        """The footnote to the points marked ``*``, or "" when no point needs one."""
         if not any(r["held_by_prior"] for r in self.rows()):
-            return []
-        note = (
+            return ""
+        return (
             "* a whitewash: no game set a limit on this side, so the interval is one-sided and "
             f"the point is held finite only by the prior ({self._prior_words()})"
         )
-        return textwrap.wrap(note, 92, subsequent_indent="  ")
 
     def _prior_words(self) -> str:
         if self.prior == 0.5:
@@ -212,7 +212,7 @@ class Ratings:
         ]
         for row in self.rows():
             lines.append(f"{row['bot']:<18}{self._elo_text(row):>8}{row['interval']:>20}")
-        return "\n".join(lines + self._notes())
+        return "\n".join(lines + textwrap.wrap(self._note(), 92, subsequent_indent="  "))
 
     def _repr_html_(self) -> str:
         from html import escape
@@ -222,7 +222,7 @@ class Ratings:
             f"<td>{escape(r['interval'])}</td></tr>"
             for r in self.rows()
         )
-        notes = f"<p>{escape(' '.join(self._notes()))}</p>" if self._notes() else ""
+        notes = f"<p>{escape(self._note())}</p>" if self._note() else ""
         return (
             f"<table><caption>Ratings (Elo, {escape(self.anchor)} = 0), {self.games} games"
             "</caption><tr><th>bot</th><th>Elo</th><th>95% interval</th></tr>"
