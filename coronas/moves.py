@@ -99,13 +99,13 @@ class ActionRanking:
             odds = row["odds"]
             dice = "" if odds is None else escape(f"{odds.success} to {odds.aim}")
             body.append(
-                f"<tr><td>{escape(row['label'])}</td><td>{figure}</td><td>{interval}</td>"
-                f"<td>{escape(mark)}</td><td>{dice}</td></tr>"
+                f"<tr style='white-space:nowrap'><td>{escape(row['label'])}</td>"
+                f"<td>{figure}</td><td>{interval}</td><td>{escape(mark)}</td><td>{dice}</td></tr>"
             )
         return (
             f"<table><caption>{escape(self.player)}'s moves by the chance of winning the game"
             "</caption><tr><th>move</th><th>chance to win the game</th><th>95% interval</th>"
-            f"<th></th><th>the roll's own odds</th></tr>{''.join(body)}</table>"
+            f"<th>verdict</th><th>the roll's own odds</th></tr>{''.join(body)}</table>"
             f"<p>{escape(self.basis())}</p>"
         )
 

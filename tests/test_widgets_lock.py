@@ -412,7 +412,8 @@ def test_scores_before_the_end_carry_no_loyalty_points():
     ]
     assert StepperModel(position(), seed=7).results() is None  # the open view, as before
     view = Stepper(position(), seed=7, draw=False, view=GREEN)
-    assert "Scores so far:" in view.results.value and "loyalty: 4" not in view.results.value
+    assert "Scores if the game ended now" in view.results.value
+    assert "loyalty 4" not in view.results.value
 
 
 # -- chance without a seed -----------------------------------------------------------------

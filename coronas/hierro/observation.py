@@ -143,7 +143,10 @@ class StateData:
         Off-map nodes ``Rome``, ``Saracens``, ``Magyars`` and ``Alliance Zone`` (attribute
         ``offmap=True``) carry ``emissaries``; the Alliance Zone also ``alliances``, a list of
         ``(requester, target, accepted)``. Graph attributes: ``players``, ``colours``,
-        ``legitimacy``, ``shields``, ``vp``, ``turn``, ``to_move``, ``hostages``.
+        ``legitimacy``, ``shields``, ``vp`` (the VP every view shows,
+        :meth:`~coronas.hierro.views.StateViews.vp_shown`) and ``vp_label`` (what it is:
+        ``"VP now"``, or ``"score"`` once the game is over), ``turn``, ``to_move``,
+        ``hostages``.
         """
         G = self.board.graph()
         for city, data in G.nodes(data=True):
@@ -175,7 +178,8 @@ class StateData:
             colours=list(self.rules.colours[: self.num_players]),
             legitimacy=list(self.legit),
             shields=list(self.shields),
-            vp=list(self.vp),
+            vp=self.vp_shown(),
+            vp_label="score" if self.step == "over" else "VP now",
             turn=self.turn,
             to_move=self._current_player(),
             hostages=list(self.hostages),

@@ -67,6 +67,14 @@ _FIGHTS = {"castle": "assault", "diplomacy": "request for support", "battle": "b
 
 
 _CELL = "style='padding:1px 6px;text-align:left'"
+# A cell whose contents stay on one line (a swatch beside its name, a band beside its level).
+_ONE_LINE = "style='padding:1px 6px;text-align:left;white-space:nowrap'"
+
+# What a VP figure before the end means, said once under the players' table.
+_NOW_NOTE = (
+    "VP now: what each would score if the game ended here, the secret loyalty cards not counted"
+)
+_HAND_SET = "a position set up by hand"
 
 
 def _swatch(colour: str) -> str:
@@ -294,18 +302,18 @@ class StateViews:
         else:
             lines.append(f"{self.phase_text()}.")
         over = self.step == "over"
-        totals = [s["total"] for s in self.scores()] if over else self.vp
+        totals = self.vp_shown()
         for p in range(self.num_players):
             castles = (
                 ", ".join(c + ("*" if self.troops.get(c) else "") for c in self.castles_of(p))
                 or "none"
             )
             armies = ", ".join(f"{c} {a[p]}" for c, a in sorted(self.armies.items()) if p in a)
+            vp = f"score {totals[p]}" if over else f"{totals[p]} VP if the game ended now"
             lines.append(
                 f"{self.colour(p)}: legitimacy {self.legit[p]} ({self.band(p)} band), "
                 f"{plural(self.shields[p], 'shield')}, {plural(len(self.hands[p]), 'card')}, "
-                f"{'score' if over else 'VP'} {totals[p]}; castles {castles}; "
-                f"armies {armies or 'none'}; "
+                f"{vp}; castles {castles}; armies {armies or 'none'}; "
                 f"{plural(self.hand_em[p], 'emissary', 'emissaries')} in hand"
             )
         ems = [
@@ -348,12 +356,41 @@ class StateViews:
             )
         return lines
 
+    def standing(self) -> list[dict[str, int]]:
+        """The scores as every player may see them at this moment, by category: once the game
+        is over :meth:`scores` (the loyalty cards are then shown); before,
+        :meth:`public_scores`, what each would score if the game ended now without the
+        secret loyalty points. Every VP figure shown (the players' table and lines, the map's
+        inset, the stepper's scores) reads it, so no two figures of one moment disagree."""
+        return self.scores() if self.step == "over" else self.public_scores()
+
+    def vp_shown(self) -> list[int]:
+        """Each player's total in :meth:`standing`: the VP figure every view prints."""
+        return [row["total"] for row in self.standing()]
+
+    def hand_set(self) -> bool:
+        """Whether this game started from a position set up by hand, whose loyalty cards
+        were never dealt: a card not given there is not known (and scores nothing)."""
+        return getattr(self.game, "start_position", None) is not None
+
+    def _loyalty_name(self, card: str | None) -> str:
+        if card is None and self.hand_set():
+            return "not known"
+        return card_name(card)
+
     def loyalty_text(self) -> str:
         """Every loyalty card by name (shown once the game is over): ``"Loyalty cards: red
-        Crown of green, green Crown of red, blue Sole legitimate King"``."""
-        return "Loyalty cards: " + ", ".join(
-            f"{self.colour(q)} {card_name(card)}" for q, card in enumerate(self.loyalty)
+        Crown of green, green Crown of red, blue Sole legitimate King"``. A position set up by
+        hand without them says so: ``"Loyalty cards: not known (a position set up by hand:
+        no loyalty points are scored)"``."""
+        if self.hand_set() and all(card is None for card in self.loyalty):
+            return f"Loyalty cards: not known ({_HAND_SET}: no loyalty points are scored)"
+        text = "Loyalty cards: " + ", ".join(
+            f"{self.colour(q)} {self._loyalty_name(card)}" for q, card in enumerate(self.loyalty)
         )
+        if self.hand_set() and None in self.loyalty:
+            text += f" ({_HAND_SET}: a card not given scores nothing)"
+        return text
 
     def __str__(self) -> str:
         return "\n".join(self.summary())
@@ -365,7 +402,12 @@ class StateViews:
         me = self.colour(player)
         lines = list(self.summary())
         over = self.step == "over"
-        dealt = card_name(obs["loyalty"]) if obs["loyalty"] or over else "not dealt yet"
+        if obs["loyalty"] is not None:
+            dealt = card_name(obs["loyalty"])
+        elif self.hand_set():
+            dealt = f"not known ({_HAND_SET})"
+        else:
+            dealt = "none" if over else "not dealt yet"
         lines.append(f"You are {me}. Loyalty card: {dealt}.")
         lines.append(f"Your initiative cards: {_names(obs['hand'])}.")
         if obs["looking"]:
@@ -393,11 +435,13 @@ class StateViews:
 
     def players_html(self) -> str:
         """The players as a small HTML table, one row each with a swatch of its colour:
-        legitimacy and its band, shields, cards held, VP (the score once the game is over),
-        castles, armies and emissaries in hand; what every player sees."""
+        legitimacy and its band, shields, cards held, VP (:meth:`vp_shown`: what each would
+        score if the game ended now, said under the table; the score once the game is over),
+        castles, armies and emissaries in hand; what every player sees. A swatch stays on
+        the line of its name."""
         over = self.step == "over"
-        totals = [s["total"] for s in self.scores()] if over else self.vp
-        cells = ("player", "legitimacy", "shields", "cards", "score" if over else "VP")
+        totals = self.vp_shown()
+        cells = ("player", "legitimacy", "shields", "cards", "score" if over else "VP now")
         cells += ("castles", "armies", "emissaries")
         rows = []
         for p in range(self.num_players):
@@ -414,13 +458,21 @@ class StateViews:
                 escape(armies or "-"),
                 f"{self.hand_em[p]} in hand",
             )
-            rows.append("<tr>" + "".join(f"<td {_CELL}>{v}</td>" for v in values) + "</tr>")
+            rows.append(
+                "<tr>"
+                + "".join(
+                    f"<td {_ONE_LINE if i < 2 else _CELL}>{v}</td>" for i, v in enumerate(values)
+                )
+                + "</tr>"
+            )
+        note = "" if over else f"<small style='color:#555'>{_NOW_NOTE}</small>"
         return (
             "<table style='border-collapse:collapse'><tr>"
-            + "".join(f"<th {_CELL}>{c}</th>" for c in cells)
+            + "".join(f"<th {_ONE_LINE}>{c}</th>" for c in cells)
             + "</tr>"
             + "".join(rows)
             + "</table>"
+            + note
         )
 
     def observation_html(self, player: int) -> str:

@@ -12,7 +12,8 @@ ones are simply left out, so the same picture serves a bare board and a game in 
 
 Off-map nodes (``Rome``, ``Saracens``, ``Magyars``, ``Alliance Zone``) have no position: they
 are drawn as boxes at the map's edges, with their emissaries. Graph attributes ``colours``
-(one per player), ``legitimacy``, ``vp`` and ``shields`` add a players' table if present.
+(one per player), ``legitimacy``, ``vp`` (headed ``vp_label``, else "VP") and ``shields`` add a
+players' table if present.
 
 >>> import matplotlib; matplotlib.use("Agg")
 >>> fig, ax = draw_board()
@@ -400,7 +401,9 @@ def _draw_players(ax: Any, G: Any) -> None:
     rows = []
     for p in range(players):
         parts = [f"{colours[p]:<7}"]
-        for key, label in (("legitimacy", "legit."), ("vp", "VP"), ("shields", "exp.")):
+        # the VP as the state names them ("VP now" before the end, "score" at the end)
+        vp = G.graph.get("vp_label", "VP")
+        for key, label in (("legitimacy", "legit."), ("vp", vp), ("shields", "exp.")):
             values = G.graph.get(key)
             if values is not None and p < len(values):
                 parts.append(f"{label} {values[p]}")

@@ -9,7 +9,7 @@ from typing import Any
 
 from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State
 from coronas.engine.advice import Odds
-from coronas.formatting import readable_probability
+from coronas.formatting import plural, readable_probability
 from coronas.widgets.stepper.files import SaveLoad
 from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
 from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
@@ -156,7 +156,8 @@ class StepperModel(SeatViews, SaveLoad):
             return f"Game over after {len(self.state.history)} steps: {who}"
         if player == CHANCE:
             return chance_status(self.state)
-        return f"{self.player_name(player)} to move ({len(self.state.legal_actions())} choices)"
+        choices = plural(len(self.state.legal_actions()), "choice")
+        return f"{self.player_name(player)} to move ({choices})"
 
     @property
     def situation(self) -> str:

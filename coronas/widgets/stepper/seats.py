@@ -462,14 +462,14 @@ class SeatViews:
     def shown_scores(self) -> list[Any] | None:
         """The scores the viewer may see: once the game is over, every score
         (``state.scores()``); before, in a seat's view, the public ones when the game has
-        them (``state.public_scores()``: Corona de Hierro's without the secret loyalty
-        points); else None."""
+        them (``state.standing()``, which every VP figure of its views reads: Corona de
+        Hierro's without the secret loyalty points); else None."""
         if self.state.is_terminal():
             return self.state.scores()
-        public = getattr(self.state, "public_scores", None)
-        if self.is_open or self.handover is not None or not callable(public):
+        standing = getattr(self.state, "standing", None)
+        if self.is_open or self.handover is not None or not callable(standing):
             return None
-        return public()
+        return standing()
 
     def _last_actor(self) -> int | None:
         """The seat whose decision led here (the latest step not played by chance)."""

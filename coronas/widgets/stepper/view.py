@@ -480,7 +480,11 @@ class Stepper:
         )
         results = model.results()
         self.results.value = (
-            ("<b>Scores:</b> " if state.is_terminal() else "<b>Scores so far:</b> ")
+            (
+                "<b>Scores:</b> "
+                if state.is_terminal()
+                else "<b>Scores if the game ended now</b> (what is still secret not counted): "
+            )
             + "; ".join(f"{escape(n)}: {escape(score_text(s))}" for n, s in results)
             if results is not None
             else ""
