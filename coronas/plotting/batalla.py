@@ -65,7 +65,7 @@ def draw_board(state: Any, player: int, ax: Any = None) -> Any:
     # council
     ax.text(0.4, 7.65, "council", fontsize=9, va="center")
     for n, c in enumerate(state.chairs[p], start=1):
-        x = 1.6 + (n - 1) * 1.45
+        x = 2.05 + (n - 1) * 1.45  # chair 1 clear of the word "council"
         ax.add_patch(Rectangle((x - 0.55, 7.05), 1.1, 1.2, fc=_CELL, ec="#7a6a4f"))
         ax.text(x, 8.08, str(n), ha="center", va="center", fontsize=8, color="#7a6a4f")
         if c is not None:
@@ -131,7 +131,7 @@ def draw_board(state: Any, player: int, ax: Any = None) -> Any:
     ax.text(0.4, 2.75, "church", fontsize=9, va="center")
     here = state.clergy[p] or "door"
     for i, sq in enumerate(("door", *CHURCH_SQUARES)):
-        x = 2.0 + i * 1.6
+        x = 2.2 + i * 1.6  # the door clear of the word "church"
         ax.add_patch(Rectangle((x - 0.7, 2.45), 1.4, 0.6, fc=_SQUARES[sq], ec="#7a6a4f"))
         ax.text(x, 2.75, sq, ha="center", va="center", fontsize=7)
         if sq == here:
@@ -173,7 +173,7 @@ def draw_boards(state: Any = None, fig: Any = None) -> Any:
 
         state = Game().new_initial_state()
     if fig is None:
-        fig = plt.figure(figsize=(12.5, 5.2))
+        fig = plt.figure(figsize=(12.5, 5.6))
     else:
         fig.clear()
     axes = fig.subplots(1, 2)
@@ -185,7 +185,8 @@ def draw_boards(state: Any = None, fig: Any = None) -> Any:
     elif state.dice is not None:
         title += f"; dice {state.dice[0]} and {state.dice[1]}"
     fig.suptitle(title, fontsize=11)
-    fig.tight_layout()
+    # the boards below the title: its line and the players' headings never overprint
+    fig.tight_layout(rect=(0, 0, 1, 0.93))
     return fig
 
 

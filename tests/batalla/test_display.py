@@ -59,3 +59,31 @@ def test_matplotlib_boards(tmp_path):
     assert "dice 2 and 5" in fig._suptitle.get_text()
     paths = write_figures(tmp_path)
     assert [p.name for p in paths] == ["batalla-boards.png"] and paths[0].stat().st_size > 10_000
+
+
+def test_the_boards_title_and_labels_overprint_nothing():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from coronas.plotting.batalla import draw_boards, mid_game_state
+
+    fig = draw_boards(mid_game_state())
+    renderer = fig.canvas.get_renderer()
+    title = fig._suptitle.get_window_extent(renderer)
+    for ax in fig.axes:
+        heading = ax.title.get_window_extent(renderer)
+        assert heading.y1 < title.y0, (ax.get_title(), heading, title)  # below the title
+        # the row names ("council", "church") clear of the first chair and the church door
+        for word in ("council", "church"):
+            label = next(t for t in ax.texts if t.get_text() == word)
+            box, y = label.get_window_extent(renderer), label.get_position()[1]
+            row = [
+                p
+                for p in ax.patches
+                if type(p).__name__ == "Rectangle" and p.get_y() <= y <= p.get_y() + p.get_height()
+            ]
+            first = min(row, key=lambda p: p.get_x())
+            assert box.x1 < first.get_window_extent(renderer).x0, (word, box)
+    plt.close(fig)
