@@ -48,43 +48,49 @@ _MISSING: Any = object()
 _ATTR, _KEY, _ITEM, _LEN, _LIST, _DICT = range(6)
 
 
+class _Record(list):
+    """The entries of an ``apply`` under way, and whether it stored a plain list or dict
+    (which then needs sealing)."""
+
+    __slots__ = ("loose",)
+
+
 class _Now(threading.local):
-    """The ``apply`` under way in one thread: each thread sees its own attributes."""
+    """The ``apply`` under way in one thread: each thread sees its own :attr:`record`."""
 
     def __init__(self) -> None:
-        self.record: list | None = None
+        self.record: _Record | None = None
         """The record of the ``apply`` under way in this thread, or None outside one."""
-        self.loose = False
-        """Whether that ``apply`` stored a plain list or dict (which then needs sealing)."""
 
 
 _now = _Now()
 _PLAIN = (list, dict)
 
 
-def start_record() -> tuple[list | None, bool]:
-    """Begin a record for an ``apply`` in this thread; returns what it replaces (for nested
-    applies)."""
+def start_record() -> _Record | None:
+    """Begin a record for an ``apply`` in this thread; returns the one it replaces (for
+    nested applies)."""
     now = _now
-    previous = (now.record, now.loose)
-    now.record, now.loose = [], False
+    previous = now.record
+    record = now.record = _Record()
+    record.loose = False
     return previous
 
 
-def end_record(previous: tuple[list | None, bool]) -> tuple[tuple, bool]:
+def end_record(previous: _Record | None) -> tuple[tuple, bool]:
     """Finish this thread's current record and make ``previous`` current again; returns the
     record and whether it stored plain containers (see :func:`seal_record`)."""
     now = _now
-    rec, loose = now.record, now.loose
-    now.record, now.loose = previous
-    return (tuple(rec) if rec else ()), loose
+    record = now.record
+    now.record = previous
+    return (tuple(record) if record else ()), record.loose
 
 
-def _mark(value: Any) -> None:
-    """Note that the record under way stored ``value``, if it is a plain container (``list``,
-    the type itself, stands for values whose items are not looked at)."""
+def _mark(record: _Record, value: Any) -> None:
+    """Note that ``record`` stored ``value``, if it is a plain container (``list``, the type
+    itself, stands for values whose items are not looked at)."""
     if value is list or type(value) in _PLAIN:
-        _now.loose = True
+        record.loose = True
 
 
 def logged(value: Any) -> Any:
@@ -109,10 +115,10 @@ class LoggedList(list):
         elif type(index) is int:
             record.append((self, _ITEM, index, list.__getitem__(self, index)))
             if type(value) in _PLAIN:
-                _mark(value)
+                _mark(record, value)
         else:
             record.append((self, _LIST, None, list(self)))
-            _mark(list)
+            _mark(record, list)
         list.__setitem__(self, index, value)
 
     def _whole(self) -> None:
@@ -124,7 +130,7 @@ class LoggedList(list):
         record = _now.record
         if record is not None:
             record.append((self, _LEN, len(self), None))
-            _mark(value)
+            _mark(record, value)
             list.append(self, value)
         else:
             list.append(self, logged(value))
@@ -133,7 +139,7 @@ class LoggedList(list):
         record = _now.record
         if record is not None:
             record.append((self, _LEN, len(self), None))
-            _mark(list)
+            _mark(record, list)
             list.extend(self, values)
         else:
             list.extend(self, [logged(v) for v in values])
@@ -147,9 +153,13 @@ class LoggedList(list):
         list.__delitem__(self, index)
 
     def insert(self, index: int, value: Any) -> None:
-        self._whole()
-        _mark(value)
-        list.insert(self, index, value if _now.record is not None else logged(value))
+        record = _now.record
+        if record is not None:
+            record.append((self, _LIST, None, list(self)))
+            _mark(record, value)
+            list.insert(self, index, value)
+        else:
+            list.insert(self, index, logged(value))
 
     def pop(self, index: int = -1) -> Any:
         self._whole()
@@ -190,7 +200,7 @@ class LoggedDict(dict):
         if record is not None:
             record.append((self, _KEY, key, dict.get(self, key, _MISSING)))
             if type(value) in _PLAIN:
-                _mark(value)
+                _mark(record, value)
             dict.__setitem__(self, key, value)
         else:
             dict.__setitem__(self, key, logged(value))
@@ -486,7 +496,7 @@ class Journaled:
         if record is not None:
             record.append((None, _ATTR, name, data.get(name, _MISSING)))
             if type(value) in _PLAIN:
-                _mark(value)
+                _mark(record, value)
             data[name] = value
         else:
             data[name] = logged(value)
