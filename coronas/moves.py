@@ -93,20 +93,24 @@ class ActionRanking:
     def _repr_html_(self) -> str:
         from html import escape
 
+        from coronas.formatting import percent
+
         body = []
         for row in self.rows:
             figure, interval, mark = self._cells(row)
             odds = row["odds"]
-            dice = "" if odds is None else escape(f"{odds.success} to {odds.aim}")
-            body.append(
-                f"<tr style='white-space:nowrap'><td>{escape(row['label'])}</td>"
-                f"<td>{figure}</td><td>{interval}</td><td>{escape(mark)}</td><td>{dice}</td></tr>"
-            )
+            # the roll's odds as a percentage, its exact fraction and aim in the tooltip: a
+            # row stays on one line in a notebook at 1280 px with its file browser open
+            tip = "" if odds is None else escape(f"{odds.success} to {odds.aim}", quote=True)
+            dice = "" if odds is None else f"<span title='{tip}'>{percent(odds.success)}</span>"
+            cells = (escape(row["label"]), figure, interval, escape(mark), dice)
+            body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        heads = ("move", "chance", "95% interval", "verdict", "roll's odds")
         return (
-            f"<table><caption>{escape(self.player)}'s moves by the chance of winning the game"
-            "</caption><tr><th>move</th><th>chance to win the game</th><th>95% interval</th>"
-            f"<th>verdict</th><th>the roll's own odds</th></tr>{''.join(body)}</table>"
-            f"<p>{escape(self.basis())}</p>"
+            "<table style='white-space:nowrap;border-collapse:collapse'><caption>"
+            f"{escape(self.player)}'s moves by the chance of winning the game</caption><tr>"
+            + "".join(f"<th>{h}</th>" for h in heads)
+            + f"</tr>{''.join(body)}</table><p>{escape(self.basis())}</p>"
         )
 
     def to_pandas(self) -> Any:

@@ -40,6 +40,10 @@ CELLS = [
     " humans=[0, 1, 2])",
     # 2: an open view of the same position as 0, played to its end by the test
     f"Stepper(Game(players=3, seed={SEED}).new_initial_state(), seed={SEED})",
+    # 3: red's seat mid-game (notebook 05's position): dice actions with long labels to rank
+    f"Stepper(Game(players=3, seed={SEED}).position(castles={{'Friuli': 0, 'Milan': 1,"
+    " 'Verona': (1, False), 'Ivrea': 2}, armies={'Verona': {0: 3}, 'Brescia': {0: 2, 2: 1}}),"
+    f" seed={SEED}, view=0)",
 ]
 NAMES = ["red", "green", "blue"]
 WAIT_S = 30
@@ -238,6 +242,81 @@ def test_the_game_over_screen_reads_like_the_rulebook(lab):
         for p, score in enumerate(state.scores()):
             assert f"{state.colour(p)}: {score['total']}" in scores, scores
         assert "Loyalty cards: " in _text(stepper.board)
+        # the players' table: each swatch on the line of its name, its scores the Scores line's
+        table = _players_table(stepper, "score")
+        assert table["split"] == [], table
+        assert table["vp"] == [s["total"] for s in state.scores()], (table, scores)
+
+        # red's seat mid-game: the table's "VP now" is what the scores line says now
+        seat = StepperOnPage(page, 3)
+        results = seat.root.locator("xpath=./div[contains(@class, 'widget-html')]").nth(-2)
+        now = _shows(seat, results, "Scores if the game ended now")
+        table = _players_table(seat, "VP now")
+        assert table["split"] == [], table
+        for name, vp in zip(NAMES, table["vp"], strict=True):
+            assert re.search(rf"\b{name}: {vp}\b", now), (name, vp, now)
+        # the ranking of red's moves, at 1280 px: no cell wraps, the table fits, every
+        # column has a heading
+        seat.root.locator("button", has_text="Rank the moves").click()
+        ranking = seat.root.locator("table", has_text="moves by the chance of winning")
+        _until(seat, lambda: ranking.count() == 1, "the moves ranked")
+        seat.root.locator("button", has_text="Stop").click()
+        shape = ranking.evaluate(_TABLE_SHAPE)
+        assert shape["wrapped"] == [], shape
+        assert shape["right"] <= shape["room"], shape  # no part of it off the output
+        assert "" not in shape["headings"] and "verdict" in shape["headings"], shape
+
+
+# The players' table of a stepper's position (the one whose header has ``heading``): which
+# rows' swatch and name are on different lines, and the figures under ``heading``.
+_PLAYERS_TABLE = """(board, heading) => {
+  const table = [...board.querySelectorAll('table')].find(
+    t => [...t.rows[0].cells].some(c => c.innerText.trim() === heading));
+  if (!table) return null;
+  const column = [...table.rows[0].cells].findIndex(c => c.innerText.trim() === heading);
+  const split = [], vp = [];
+  for (const row of [...table.rows].slice(1)) {
+    const cell = row.cells[0];
+    const swatch = cell.querySelector('span').getBoundingClientRect();
+    const name = cell.querySelector('b').getBoundingClientRect();
+    if (swatch.bottom <= name.top || swatch.top >= name.bottom) split.push(cell.innerText);
+    vp.push(parseInt(row.cells[column].innerText, 10));
+  }
+  return {split, vp};
+}"""
+
+# A table's cells that take more than one line, its headings, its right edge and the right
+# edge of the notebook output it is in.
+_TABLE_SHAPE = """table => {
+  const wrapped = [];
+  for (const cell of table.querySelectorAll('td, th')) {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) wrapped.push(cell.innerText);
+  }
+  const output = table.closest('.jp-OutputArea-output') || document.body;
+  return {
+    wrapped,
+    headings: [...table.rows[0].cells].map(c => c.innerText.trim()),
+    widths: [...table.rows[0].cells].map(c => Math.round(c.getBoundingClientRect().width)),
+    right: table.getBoundingClientRect().right,
+    room: output.getBoundingClientRect().right,
+  };
+}"""
+
+
+def _players_table(stepper: StepperOnPage, heading: str) -> dict:
+    """The players' table shown by ``stepper`` (:data:`_PLAYERS_TABLE`), once it is drawn."""
+    found: dict = {}
+
+    def drawn() -> bool:
+        got = stepper.board.evaluate(_PLAYERS_TABLE, heading)
+        found.update(got or {})
+        return got is not None
+
+    _until(stepper, drawn, f"the players' table with its {heading!r} column")
+    return found
 
 
 def test_two_steppers_of_one_position_save_to_files_of_their_own(lab):
