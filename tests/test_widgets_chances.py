@@ -1,10 +1,14 @@
 """The stepper's "who wins from here" panel: figures refined in a thread, a bar per seat with
 its interval, nothing on the hand-over screen, figures cleared when the position changes, and
-a seat's figures blind to what it cannot see."""
+a seat's figures blind to what it cannot see; the panel's thread plays on its own copy while
+the game on the table goes on."""
 
 from __future__ import annotations
 
 import random
+import sys
+import threading
+import time
 
 from coronas.batalla import Game as Batalla
 from coronas.hierro import Game as Hierro
@@ -101,3 +105,77 @@ def test_the_moves_are_ranked_on_request_for_the_seat_to_move_only():
     other = WinPanel(seat)
     assert not other.start(moves=True)
     assert f"The moves are {model.state.player_name(mover)}&#x27;s to rank" in other.html
+
+
+def _first_figures(shown: list[str], timeout: float = 60.0) -> None:
+    """Wait until a run showed its first figures (after its opening words)."""
+    deadline = time.monotonic() + timeout
+    while len(shown) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(shown) >= 2, "no figures in time"
+
+
+def test_clicks_while_the_panel_refines_change_only_the_game_on_the_table():
+    """The panel plays Corona de Hierro games in its thread (in this process) while the main
+    thread steps and undoes, threads switching as often as they can: the game on the table
+    is exactly its history, undo takes it back to where the run started, and the run shows
+    no figures once its position has left the table (the ones it showed are its start's)."""
+    game = Hierro(players=3, seed=4)
+    model = StepperModel(game.new_initial_state(), seed=4)
+    panel = WinPanel(model, precision=0.001, seconds=60.0)  # would refine for a minute
+    shown: list[str] = []
+    assert panel.start(shown.append)
+    _first_figures(shown)
+    start = model.state.clone()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with panel._lock:  # the first click lands between two batches of figures
+            assert model.bot_move() is not None
+            figures, result = list(shown), panel.result
+        clicks = 0  # more clicks, for as long as the run goes on: steps, some taken back
+        while clicks < 40 or (panel.running and clicks < 3000):
+            if model.state.is_terminal() or clicks % 3 == 2:
+                assert model.undo() is not None
+            else:
+                assert model.bot_move() is not None
+            clicks += 1
+    finally:
+        sys.setswitchinterval(interval)
+    panel._thread.join(timeout=60)
+    assert not panel.running  # it ended at its next batch, long before its minute
+    # the game on the table is its history replayed, and undo takes it back to the start
+    replay = game.new_initial_state()
+    for action in model.state.history:
+        replay.apply(action)
+    assert replay == model.state and replay.key() == model.state.key()
+    while len(model.state.history) > len(start.history):
+        model.undo()
+    assert model.state == start and model.state.key() == start.key()
+    # nothing shown after the first click, and what was shown is the start's figures
+    assert shown == figures and panel.result is result
+    again = WinPanel(StepperModel(start, seed=4)).compute(games=result.games)
+    assert again == result
+    # the stepper, refreshed, clears them (the position is the start again, but other
+    # clicks came between: the count of changes tells)
+    assert panel.follow() and panel.html == "" and panel.result is None
+
+
+def test_the_panel_plays_on_a_copy_taken_before_its_thread_starts(monkeypatch):
+    stepper = Stepper(Batalla(seed=3).new_initial_state(), seed=3)
+    model, panel = stepper.model, stepper.panel
+    cloned: list[tuple[threading.Thread, object]] = []
+    state_type = type(model.state)
+    clone = state_type.clone
+
+    def noting_clone(self):
+        cloned.append((threading.current_thread(), self))
+        return clone(self)
+
+    monkeypatch.setattr(state_type, "clone", noting_clone)
+    panel.seconds = 0.3
+    assert panel.start()
+    panel._thread.join(timeout=30)
+    assert panel.result is not None
+    # the state on the table was cloned once, on this thread; the run never touched it
+    assert [t for t, s in cloned if s is model.state] == [threading.current_thread()]

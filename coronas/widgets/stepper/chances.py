@@ -11,10 +11,16 @@ from what that seat has seen (``viewer=``), never from the others' hidden cards;
 hand-over screen nothing is shown; only the open view, for an analyst, plays from the true
 position, and says so. A step, an undo or another view clears the figures, which belong to the
 position they were computed for.
+
+The thread plays on its own copy of the game, cloned before it starts by the thread that
+plays the moves, so a click while it runs changes only the game on the table. A run whose
+position is no longer the one on the table ends at its next batch without showing anything
+more, and a run that was stopped never shows anything again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from html import escape
 from typing import Any
@@ -56,8 +62,9 @@ class WinPanel:
         self.html = ""
         self.result: Any = None
         self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        self._for: tuple[int, Any] | None = None  # the position and eyes of the figures shown
+        self._stop = threading.Event()  # the run in progress's: set to end it
+        self._lock = threading.Lock()  # a run shows its figures, or the figures are cleared
+        self._for: tuple[Any, int, Any] | None = None  # the position and eyes of the figures
 
     # -- whose eyes ------------------------------------------------------------------------
     def hidden(self) -> bool:
@@ -66,8 +73,23 @@ class WinPanel:
         model = self.model
         return model.handover is not None or (model.view == "pass" and model.holder is None)
 
-    def _key(self) -> tuple[int, Any]:
-        return len(self.model.state.history), self.model.viewer
+    def _key(self) -> tuple[Any, int, Any]:
+        """What figures worked out now belong to: the state on the table, how many times the
+        model changed it, and whose eyes. Read without touching the state, so a run may ask
+        from its thread whether its position is still the one on the table."""
+        model = self.model
+        return model.state, model.changes, model.viewer
+
+    def _current(self, key: tuple[Any, int, Any] | None) -> bool:
+        """Whether ``key`` is still what the stepper shows."""
+        now = self._key()
+        return key is not None and key[0] is now[0] and key[1:] == now[1:]
+
+    def _position(self) -> tuple[State, Any]:
+        """A copy of the game on the table and the eyes to see it with. Taken by the thread
+        that plays the moves: the figures are worked out on the copy, which nobody else
+        changes, while the game on the table goes on."""
+        return self.model.state.clone(), self.model.viewer
 
     def _bots(self, state: State) -> Any:
         return type(state.game).bot(self.bots) if isinstance(self.bots, str) else self.bots
@@ -81,10 +103,16 @@ class WinPanel:
         seconds)."""
         if self.hidden():
             raise ValueError("the laptop is being handed over: no figures for anyone now")
-        state = self.model.state.clone()  # the game may go on while this runs
+        return self._figures(self._position(), on_update, moves, limits)
+
+    def _figures(
+        self, position: tuple[State, Any], on_update: Any, moves: bool, limits: dict[str, Any]
+    ) -> Any:
+        """:meth:`compute` on ``position`` (a copy of the game and the viewer)."""
+        state, viewer = position
         if not limits:
             limits = {"precision": self.precision, "time": self.seconds}
-        options = dict(seed=self.seed, viewer=self.model.viewer, on_update=on_update, **limits)
+        options = dict(seed=self.seed, viewer=viewer, on_update=on_update, **limits)
         if moves:
             return state.rank_actions(self._bots(state), **options)
         return state.win_chances(self._bots(state), **options)
@@ -111,8 +139,9 @@ class WinPanel:
         if refusal is not None:
             self.html = _note(refusal)
             return False
-        self._for = self._key()
-        self._stop.clear()
+        key = self._for = self._key()
+        position = self._position()  # here, before the thread: the game may go on meanwhile
+        stopped = self._stop = threading.Event()  # this run's alone: a later run has its own
         self.html = _note(
             "Playing the rest of the game out after each move..."
             if moves
@@ -121,23 +150,29 @@ class WinPanel:
         if show is not None:
             show(self.html)
 
+        def publish(html: str, result: Any = None) -> None:
+            """Show ``html`` if this run is still wanted and its position still on the
+            table; else end the run, showing nothing."""
+            with self._lock:
+                if stopped.is_set() or not self._current(key):
+                    raise _Stopped
+                if result is not None:
+                    self.result = result
+                self.html = html
+                if show is not None:
+                    show(html)
+
         def update(result: Any) -> None:
-            if self._stop.is_set():
-                raise _Stopped
-            self.result = result
-            self.html = result._repr_html_()
-            if show is not None:
-                show(self.html)
+            publish(result._repr_html_(), result)
 
         def work() -> None:
             try:
-                update(self.compute(on_update=update, moves=moves))
+                update(self._figures(position, update, moves, {}))
             except _Stopped:
                 pass
             except Exception as exc:  # a failure is shown, never raised in a thread
-                self.html = _note(f"The figures could not be computed: {exc}", error=True)
-                if show is not None:
-                    show(self.html)
+                with contextlib.suppress(_Stopped):
+                    publish(_note(f"The figures could not be computed: {exc}", error=True))
 
         self._thread = threading.Thread(target=work, name="who-wins-from-here", daemon=True)
         self._thread.start()
@@ -158,12 +193,13 @@ class WinPanel:
     def follow(self) -> bool:
         """After the stepper changed (a step, an undo, another view): stop and clear the
         figures if they are not for the position and eyes shown now. True if cleared."""
-        if self._for is None or self._for == self._key():
+        if self._for is None or self._current(self._for):
             return False
         self.stop()
-        self._for = None
-        self.result = None
-        self.html = ""
+        with self._lock:  # after any figures being shown now; the run shows no more
+            self._for = None
+            self.result = None
+            self.html = ""
         return True
 
 

@@ -107,6 +107,9 @@ class StepperModel(SeatViews, SaveLoad):
         self._bots = _choosers(bots, state)
         self._entries: list[LogEntry] = self._history_log(state)
         self.message = ""
+        self.changes = 0
+        """How many times the position changed here (a step, an undo, a load): figures
+        worked out for one count belong to that position (the "who wins" panel's)."""
         self._odds = PositionOdds()
         self.notes: list[tuple[int, str]] = []
         self._pins: dict[int, bytes] = {}
@@ -259,6 +262,7 @@ class StepperModel(SeatViews, SaveLoad):
         except IllegalAction as exc:
             self.message = self._refused(str(exc))
             return None
+        self.changes += 1
         self._odds.clear()
         self._entries.append(entry)
         self.message = ""
@@ -347,6 +351,7 @@ class StepperModel(SeatViews, SaveLoad):
         except IllegalAction as exc:
             self.message = str(exc)
             return None
+        self.changes += 1
         self._odds.clear()
         shown: Any = action
         if len(self._entries) > len(self.state.history):
@@ -360,6 +365,7 @@ class StepperModel(SeatViews, SaveLoad):
         the odds of the position left."""
         loaded = super().load(path, passphrase)
         if loaded:
+            self.changes += 1
             self._odds.clear()
         return loaded
 
