@@ -3,16 +3,21 @@
 At many decisions of several games, every action of ``legal_actions()`` must pass its rule
 (``_reason(action) is None``), and every action of a long list of candidates that passes
 its rule must be listed: the candidates name every castle, area, player and card of the game,
-with armies of every size, so the listing can neither miss an action nor add one.
+with armies of every size, so the listing can neither miss an action nor add one. Seeded
+random games list the same actions in the same order as recorded, so a faster listing plays
+the same games.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from typing import Any
 
 import pytest
 
+from coronas.engine.actions import jsonable
 from coronas.hierro import Game, actions
 from coronas.hierro.actions import BARBARIANS, DECKS, ROME, ZONE
 from coronas.hierro.bots import GreedyBot
@@ -155,3 +160,55 @@ def test_listed_actions_in_positions_set_by_hand(spec: dict, to_move: int) -> No
     spec = dict(spec)
     game = Game(players=3, rules=spec.pop("rules", None))
     check_listing(game.position(to_move=to_move, **spec))
+
+
+# Seeded random games, recorded on the engine of 2026-12-04 (the engine before the playout
+# speed-ups, at 73b10df, lists and plays the same): players, seed, rules, number of actions,
+# final scores, and the first 16 hex digits of the SHA-256 of the history and of every listing
+# of legal actions along the game, as JSON.
+RECORDED = [
+    (3, 10, {}, 700, [13, 16, 9], "8a12d47e7ef8c4ab", "87ddd43e34470a0b"),
+    (3, 11, {}, 552, [9, 25, 12], "a7c97b8b5c933149", "89dc2b143e13bce8"),
+    (3, 12, {}, 323, [21, 13, 18], "5e9bfd14d8467a1c", "7ad33802af0438ba"),
+    (3, 13, {}, 281, [9, 14, 7], "5b96bf322fdac3fa", "2d53e6d9588b3dc2"),
+    (4, 20, {}, 543, [9, 10, 14, 17], "d3f95651933c3110", "67841934a8b16f7f"),
+    (5, 21, {}, 533, [8, 9, 10, 21, 3], "d2d311c22b2bde32", "f6646cd4dcbaba50"),
+    (3, 30, {"advanced": True}, 413, [19, 8, 13], "890155c819629d16", "146e1aade2939b24"),
+    (4, 31, {"advanced": True}, 666, [11, 3, 11, 18], "2bea284eab2e611a", "f95f8fa98e0c14e9"),
+    (5, 32, {"advanced": True}, 382, [4, 3, 7, 19, 5], "19661ad7b576742d", "d3eebff3b74e70a3"),
+    (3, 40, SHORT, 407, [8, 9, 10], "0646e270d92995e0", "511f9d155460239e"),
+    (
+        4,
+        41,
+        {**SHORT, "advanced": True},
+        481,
+        [4, 16, 3, 4],
+        "1711892c16fe1901",
+        "a00e7250e93ce4fb",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "rules", "length", "scores", "played", "listed"), RECORDED
+)
+def test_seeded_random_games_list_and_play_as_recorded(
+    players: int, seed: int, rules: dict, length: int, scores: list, played: str, listed: str
+) -> None:
+    """Uniform random play (as ``RandomBot`` plays, on one seeded generator) picks by position
+    in the list, so the same listings in the same order give the same game."""
+    s = Game(players=players, seed=seed, rules=rules or None).new_initial_state()
+    rng = random.Random(seed)
+    listings = hashlib.sha256()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply(s.sample_chance(rng))
+            continue
+        legal = s.legal_actions()
+        listings.update(json.dumps([jsonable(a) for a in legal], sort_keys=True).encode())
+        s.apply(rng.choice(legal))
+    history = json.dumps([jsonable(a) for a in s.history], sort_keys=True)
+    assert len(s.history) == length
+    assert s.returns() == scores
+    assert hashlib.sha256(history.encode()).hexdigest()[:16] == played
+    assert listings.hexdigest()[:16] == listed
