@@ -24,6 +24,7 @@ from coronas.batalla.odds import battle_choice, gem_probability
 from coronas.batalla.playout import SEARCH, SEAT_ORDER, LightBot, _church_squares
 from coronas.batalla.rules import Rules
 from coronas.engine import MCTSBot, RandomBot
+from coronas.engine.learning import PolicyBot
 from coronas.engine.mcts import tuned
 
 if TYPE_CHECKING:
@@ -95,5 +96,6 @@ BOTS: dict[str, Any] = {
     "greedy": GreedyBot,
     "light": LightBot,
     "mcts": tuned(SEARCH),
+    "policy": PolicyBot,
 }
 """The bots by name (for the command line and widgets)."""

@@ -47,7 +47,15 @@ from coronas.engine.evaluation import logistic_shares, win_shares
 if TYPE_CHECKING:
     from coronas.batalla.state import BatallaState
 
-__all__ = ["SCALE", "SEARCH", "SEAT_ORDER", "LightBot", "evaluate"]
+__all__ = [
+    "SCALE",
+    "SEARCH",
+    "SEAT_ORDER",
+    "LightBot",
+    "evaluate",
+    "hand_set_evaluate",
+    "hand_set_strength",
+]
 
 SEAT_ORDER = ("master_of_coin", "sorcerer", "militia_commander", "smith", "priest", "noble")
 """The light and greedy players' preference for empty chairs, best first."""
@@ -63,8 +71,28 @@ SCALE = 0.5
 """Gems of lead (with the tracks' worth, see :func:`evaluate`) that multiply the odds by e."""
 
 
-def evaluate(state: BatallaState) -> tuple[float, float]:
-    """Each player's estimated chance of winning, from the open position.
+def evaluate(state: BatallaState) -> tuple[float, ...]:
+    """Each player's estimated chance of winning, from the open position: the shipped value
+    model (``data/value_model.json``, fitted by ``coronas train batalla``) where its held-out
+    log-loss beat the hand-set evaluation's, else :func:`hand_set_evaluate`."""
+    if state.is_terminal():
+        return win_shares(state)
+    model = _MODEL[0]
+    if model is None:
+        from coronas.batalla.features import LEARNING
+
+        fitted = LEARNING.value_model()
+        model = _MODEL[0] = fitted if fitted.beats_baseline else False
+    if model is False:
+        return hand_set_evaluate(state)
+    return model.shares(model.features(state))
+
+
+_MODEL: list[Any] = [None]  # the value model, or False for the hand-set evaluation
+
+
+def hand_set_evaluate(state: BatallaState) -> tuple[float, float]:
+    """Each player's estimated chance of winning by hand-set weights, from the open position.
 
     A player wins by taking the enemy's gems, so its strength is the gems it has won, plus a
     tenth of a gem for each sword it holds beyond the enemy's shields (the next gem's
@@ -76,13 +104,16 @@ def evaluate(state: BatallaState) -> tuple[float, float]:
     """
     if state.is_terminal():
         return win_shares(state)
-    strengths = [
+    return logistic_shares([hand_set_strength(state, 0), hand_set_strength(state, 1)], SCALE)
+
+
+def hand_set_strength(state: BatallaState, p: int) -> float:
+    """Player ``p``'s strength in :func:`hand_set_evaluate`, in gems."""
+    return (
         state.gems_won[p]
         + 0.1 * (state.swords[p] - state.shields[1 - p] + state.shields[p] + state.dragon[p])
         + 0.02 * state.gold[p]
-        for p in (0, 1)
-    ]
-    return logistic_shares(strengths, SCALE)
+    )
 
 
 class _Position(Mapping[str, Any]):

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
 from coronas.carolus.playout import SEARCH, LightBot, court_lead, lead
 from coronas.engine import RandomBot
+from coronas.engine.learning import PolicyBot
 from coronas.engine.mcts import tuned
 
 if TYPE_CHECKING:
@@ -96,5 +97,6 @@ BOTS: dict[str, Any] = {
     "greedy": GreedyBot,
     "light": LightBot,
     "mcts": tuned(SEARCH),
+    "policy": PolicyBot,
 }
 """The bots by name, as ``coronas play --bots`` and ``coronas simulate`` find them."""

@@ -35,6 +35,8 @@ __all__ = [
     "LightBot",
     "court_lead",
     "evaluate",
+    "hand_set_evaluate",
+    "parts",
     "settled",
 ]
 
@@ -78,23 +80,29 @@ def settled(state: CarolusState) -> bool:
 
 
 def evaluate(state: CarolusState) -> tuple[float, ...]:
-    """Each player's estimated chance of winning, from the open position.
-
-    The winner is who first builds the castle target, or has the most castles when the
-    empire shrinks below four regions. A player's strength is the mean of its castles on the
-    board and the castles it would hold if the emperor stopped in every region now (a region
-    goes to the unique highest total of knights of controlled families plus own castles, with
-    its castles, at least one; see :meth:`~coronas.carolus.state.CarolusState.resolution`), so
-    knights in the regions and control of the families count before the emperor gets there;
-    plus :data:`COURT` castles for each knight of lead in a court (at most two a family,
-    either way), since control held by one knight is lost to one knight.
-    Strengths become shares by the logistic model of
-    :func:`~coronas.engine.evaluation.logistic_shares` with a scale of :data:`SCALE` castles,
-    sharper as the leader nears the target (the scale shrinks with the fraction of the target
-    still to build). At the end of the game: the exact shares.
-    """
+    """Each player's estimated chance of winning, from the open position: the shipped value
+    model (``data/value_model.json``, fitted by ``coronas train carolus``) where its held-out
+    log-loss beat the hand-set evaluation's, else :func:`hand_set_evaluate`."""
     if state.is_terminal():
         return win_shares(state)
+    model = _MODEL[0]
+    if model is None:
+        from coronas.carolus.features import LEARNING
+
+        fitted = LEARNING.value_model()
+        model = _MODEL[0] = fitted if fitted.beats_baseline else False
+    if model is False:
+        return hand_set_evaluate(state)
+    return model.shares(model.features(state))
+
+
+_MODEL: list[Any] = [None]  # the value model, or False for the hand-set evaluation
+
+
+def parts(state: CarolusState) -> tuple[list[int], list[float], list[int]]:
+    """What the hand-set evaluation weighs, per player: castles on the board, castles it
+    would hold if the emperor stopped in every region now, and its court margin (knights of
+    lead, at most two a family either way)."""
     n = state.num_players
     totals = [0] * n
     projected = [0.0] * n
@@ -115,10 +123,33 @@ def evaluate(state: CarolusState) -> tuple[float, ...]:
             projected[owner[r]] += held
     families = range(len(control))
     margin = [sum(max(-2, min(2, court_lead(state, p, f))) for f in families) for p in range(n)]
+    return totals, projected, margin
+
+
+def hand_set_evaluate(state: CarolusState) -> tuple[float, ...]:
+    """Each player's estimated chance of winning by hand-set weights, from the open position.
+
+    The winner is who first builds the castle target, or has the most castles when the
+    empire shrinks below four regions. A player's strength is the mean of its castles on the
+    board and the castles it would hold if the emperor stopped in every region now (a region
+    goes to the unique highest total of knights of controlled families plus own castles, with
+    its castles, at least one; see :meth:`~coronas.carolus.state.CarolusState.resolution`), so
+    knights in the regions and control of the families count before the emperor gets there;
+    plus :data:`COURT` castles for each knight of lead in a court (at most two a family,
+    either way), since control held by one knight is lost to one knight.
+    Strengths become shares by the logistic model of
+    :func:`~coronas.engine.evaluation.logistic_shares` with a scale of :data:`SCALE` castles,
+    sharper as the leader nears the target (the scale shrinks with the fraction of the target
+    still to build). At the end of the game: the exact shares.
+    """
+    if state.is_terminal():
+        return win_shares(state)
+    n = state.num_players
+    totals, projected, margin = parts(state)
     strengths = [(totals[p] + projected[p]) / 2 + COURT * margin[p] for p in range(n)]
     target = state.rules.castle_target(n)
     left = max(target - max(totals), 1) / target
-    return logistic_shares(strengths, SCALE * left + 0.25)
+    return logistic_shares(strengths, SCALE * left + 0.25)  # features.features' "hand_set"
 
 
 def court_lead(state: CarolusState, p: int, f: int) -> int:

@@ -67,6 +67,8 @@ def fit_weights(
     log-likelihood is concave; Newton's method climbs it, halving a step that would not
     climb, until a step moves no weight by more than 1e-10. ``ridge`` keeps the Hessian
     invertible when a feature never varies. Positions may have different numbers of seats.
+    The same routine fits a move prior (:func:`coronas.engine.learning.fit_choice`, of which
+    this is the unpenalised case).
 
     A seat with the feature won 3 of 4 games against one without: ``e^w / (1 + e^w) = 3/4``,
     so ``w = ln 3``.
@@ -75,54 +77,18 @@ def fit_weights(
     >>> abs(w - math.log(3)) < 1e-9
     True
     """
-    import numpy as np
+    from coronas.engine.learning import fit_choice
 
-    groups: dict[int, tuple[list, list]] = {}
     widths = set()
     for i, (features, won) in enumerate(samples):
         if len(won) != len(features):
             raise ValueError(f"position {i}: {len(features)} seats but {len(won)} win shares")
         widths.update(len(row) for row in features)
-        xs, ys = groups.setdefault(len(features), ([], []))
-        xs.append(features)
-        ys.append(won)
-    if not groups:
+    if not samples or not widths:
         raise ValueError("no positions to fit")
     if len(widths) != 1:
         raise ValueError(f"every seat needs the same number of features, got {sorted(widths)}")
-    data = [(np.array(xs, float), np.array(ys, float)) for xs, ys in groups.values()]
-    total = sum(len(x) for x, _ in data)
-
-    def loss_and_steps(w: Any, derivatives: bool) -> tuple[float, Any, Any]:
-        loss, grad, hess = 0.0, np.zeros_like(w), np.zeros((len(w), len(w)))
-        for x, y in data:
-            z = x @ w
-            z -= z.max(axis=1, keepdims=True)
-            log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-            loss -= (y * log_p).sum()
-            if derivatives:
-                p = np.exp(log_p)
-                mean_x = np.einsum("nk,nkf->nf", p, x)
-                grad -= np.einsum("nk,nkf->f", y - p * y.sum(axis=1, keepdims=True), x)
-                hess += np.einsum("n,nk,nkf,nkg->fg", y.sum(axis=1), p, x, x)
-                hess -= np.einsum("n,nf,ng->fg", y.sum(axis=1), mean_x, mean_x)
-        return loss / total, grad / total, hess / total
-
-    w = np.zeros(widths.pop())
-    loss, grad, hess = loss_and_steps(w, True)
-    for _ in range(iterations):
-        step = np.linalg.solve(hess + ridge * np.eye(len(w)), grad)
-        while True:
-            trial = w - step
-            new_loss = loss_and_steps(trial, False)[0]
-            if new_loss <= loss or np.abs(step).max() < 1e-12:
-                break
-            step = step / 2
-        w = trial
-        loss, grad, hess = loss_and_steps(w, True)
-        if np.abs(step).max() < 1e-10:
-            break
-    return tuple(float(v) for v in w)
+    return fit_choice(samples, l2=0.0, iterations=iterations, jitter=ridge)
 
 
 def log_loss(samples: Sequence[Sample], weights: Sequence[float]) -> float:

@@ -8,7 +8,7 @@ import pytest
 
 from coronas.carolus import Game
 from coronas.carolus.bots import BOTS
-from coronas.carolus.playout import LightBot, evaluate
+from coronas.carolus.playout import LightBot, evaluate, hand_set_evaluate
 from coronas.engine import State
 
 from ..playouts import check_shares_along_a_game, light_wins, play_legally
@@ -62,8 +62,11 @@ def test_evaluate_counts_knights_in_the_regions_before_the_emperor_gets_there():
     held = make(castles=castles, knights=knights, courts=({"red": 1}, {"blue": 1}))
     loose = make(castles=castles, knights=knights, courts=({"green": 1}, {"blue": 1}))
     assert held.control[0] == 0 and loose.control[0] == -1
-    assert evaluate(loose)[0] == pytest.approx(0.5)
-    assert evaluate(held)[0] > 0.6
+    assert hand_set_evaluate(loose)[0] == pytest.approx(0.5)
+    assert hand_set_evaluate(held)[0] > 0.6
+    # the fitted model (evaluate): the knights count, less; the seat to move is a little behind
+    assert evaluate(held)[0] > evaluate(loose)[0]
+    assert evaluate(loose)[0] == pytest.approx(0.5, abs=0.1)
 
 
 def test_evaluate_prefers_a_safe_lead_in_a_court():

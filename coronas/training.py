@@ -1,0 +1,289 @@
+"""Fitting a game's value model and move prior from seeded self-play (``coronas train``).
+
+The games: greedy players in every seat; in every other game one seat (rotated) plays the
+light playout policy, and in every fourth game another seat plays the shipped move prior
+(``policy``), so that the positions include uneven play. From each game: a share ``rate`` of
+the positions where a cut playout may be scored (the game's ``settled``), with each seat's
+value features, the hand-set evaluation's prediction and, once the game is over, the win
+shares; and a share ``rate`` of the greedy seats' decisions among two or more actions, with
+each action's features and the one chosen. The first 80% of the games fit both models
+(:func:`coronas.engine.learning.fit_choice`), the last 20% measure them: the held-out
+log-loss of the value model against the hand-set evaluation's, and of the move prior against
+a uniform choice among the legal actions.
+
+>>> result = train("batalla", games=4, seed=7, progress=False)
+>>> result.value.names[0], result.prior.names[0]
+('gems', 'light')
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from coronas.engine.evaluation import win_shares
+from coronas.engine.learning import (
+    Learning,
+    ModelFileError,
+    MovePrior,
+    ValueModel,
+    choice_log_loss,
+    fit_choice,
+    learning_of,
+    shares_log_loss,
+)
+
+__all__ = ["MAX_DECISIONS", "TrainingResult", "calibration", "game_samples", "train"]
+
+MAX_DECISIONS = 20_000
+"""Decisions after which a training game is dropped as unfinished (and counted)."""
+L2 = 1e-4
+"""The L2 penalty of both fits (per position): keeps weights finite where a feature always
+goes with the choice, and moves the rest by well under their error."""
+
+
+@dataclass
+class GameSamples:
+    """What one training game gave: value positions ``(rows, baseline shares)``, the win
+    shares at its end, and the greedy seats' choices ``(rows, taken)``; ``ended`` is False
+    for a game stopped at :data:`MAX_DECISIONS`."""
+
+    positions: list[tuple[list, tuple[float, ...]]]
+    won: tuple[float, ...]
+    choices: list[tuple[list, list[int]]]
+    ended: bool = True
+
+
+def _seats(game: Any, players: int, seed: int, with_policy: bool) -> tuple[list[Any], list[str]]:
+    names = ["greedy"] * players
+    if seed % 2:
+        names[seed % players] = "light"
+    if with_policy and seed % 4 == 2:
+        names[(seed + 1) % players] = "policy"
+    return [game.bot(n) for n in names], names
+
+
+def game_samples(name: str, players: int, rate: float, with_policy: bool, seed: int) -> GameSamples:
+    """One seeded training game of the game called ``name`` and what it gave."""
+    from coronas.engine import available_games
+
+    game = available_games()[name]
+    spec = learning_of(game)
+    bots, names = _seats(game, players, seed, with_policy)
+    rng = random.Random(seed)
+    state = game(players=players, seed=seed).new_initial_state()
+    positions, choices = [], []
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            return GameSamples([], (), [], ended=False)
+        if (spec.settled is None or spec.settled(state)) and rng.random() < rate:
+            positions.append(
+                (
+                    [tuple(map(float, r)) for r in spec.value_features(state)],
+                    tuple(spec.baseline(state)),
+                )
+            )
+        seat = state.current_player
+        sample = names[seat] == "greedy" and rng.random() < rate
+        legal = state.legal_actions() if sample else None
+        action = bots[seat].choose(state, rng)
+        if sample and len(legal) > 1 and action in legal:
+            rows = [tuple(map(float, r)) for r in spec.action_features(state, legal)]
+            taken = [0] * len(legal)
+            taken[legal.index(action)] = 1
+            choices.append((rows, taken))
+        state.apply(action)
+    return GameSamples(positions, tuple(win_shares(state)), choices)
+
+
+def calibration(
+    predicted: list[tuple[float, ...]], won: list[tuple[float, ...]], bins: int = 10
+) -> list[tuple[str, int, float, float]]:
+    """Predicted against observed win rate by decile of the prediction, over every seat of
+    every position: ``(bin, seats, mean predicted, mean observed)`` for each bin with any."""
+    sums = [[0, 0.0, 0.0] for _ in range(bins)]
+    for shares, result in zip(predicted, won, strict=True):
+        for q, y in zip(shares, result, strict=True):
+            b = min(int(q * bins), bins - 1)
+            sums[b][0] += 1
+            sums[b][1] += q
+            sums[b][2] += y
+    return [
+        (f"{b / bins:.1f}-{(b + 1) / bins:.1f}", n, s / n, o / n)
+        for b, (n, s, o) in enumerate(sums)
+        if n
+    ]
+
+
+@dataclass
+class TrainingResult:
+    """The fitted models and how they were measured."""
+
+    value: ValueModel
+    prior: MovePrior
+    calibration: list[tuple[str, int, float, float]]
+    unfinished: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def report(self) -> str:
+        """The figures, as text."""
+        v, p = self.value.fitted, self.prior.fitted
+        lines = [
+            f"{v['games']} games from seed {v['seed']}, {v['players']} players, bots "
+            f"{', '.join(v['bots'])}; {self.unfinished} unfinished games dropped",
+            "",
+            f"value model: {v['positions']} positions fitted, {v['held_out_positions']} held out",
+            f"  held-out log-loss {v['log_loss']:.4f} nats; {v['baseline']}: "
+            f"{v['baseline_log_loss']:.4f}",
+            "  "
+            + ", ".join(
+                f"{n} {w:+.3f}" for n, w in zip(self.value.names, self.value.weights, strict=True)
+            ),
+            f"move prior: {p['positions']} decisions fitted, {p['held_out_positions']} held out",
+            f"  held-out log-loss {p['log_loss']:.4f} nats; {p['baseline']}: "
+            f"{p['baseline_log_loss']:.4f}",
+            "  "
+            + ", ".join(
+                f"{n} {w:+.3f}" for n, w in zip(self.prior.names, self.prior.weights, strict=True)
+            ),
+            "",
+            "calibration of the value model on the held-out positions (every seat):",
+            "  predicted  seats  mean predicted  observed",
+        ]
+        lines += [f"  {b:9}  {n:5}  {q:14.3f}  {o:8.3f}" for b, n, q, o in self.calibration]
+        return "\n".join(lines + self.notes)
+
+    def save(self, directory: str | Path, game: str) -> list[Path]:
+        """Write both model files into ``directory``; returns their paths."""
+        from coronas.engine.learning import FILES
+
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for model in (self.value, self.prior):
+            path = out / FILES[model.kind]
+            model.save(path, game)
+            paths.append(path)
+        return paths
+
+
+def _has_prior(spec: Learning) -> bool:
+    try:
+        spec.move_prior()
+    except (ModelFileError, OSError):
+        return False
+    return True
+
+
+def train(
+    game: str,
+    games: int = 1000,
+    seed: int = 1000,
+    jobs: int = 1,
+    rate: float = 0.1,
+    players: int | None = None,
+    progress: bool = True,
+    executor: Callable[[int], Any] | None = None,
+) -> TrainingResult:
+    """Play ``games`` seeded games of ``game`` and fit its value model and move prior (the
+    first 80% of the games), measured on the rest. ``jobs`` worker processes (1: in this
+    one); ``players`` defaults to the game's declared table."""
+    from coronas import __version__
+    from coronas.engine import available_games
+
+    if games < 5:
+        raise ValueError(f"training needs 5 games or more (4 to fit, 1 to measure), got {games}")
+    if not 0 < rate <= 1:
+        raise ValueError(f"rate is a share of positions, in (0, 1], got {rate}")
+    game_cls = available_games()[game]
+    spec = learning_of(game_cls)
+    players = players or spec.players
+    with_policy = _has_prior(spec)
+    work = partial(game_samples, game, players, rate, with_policy)
+    seeds = range(seed, seed + games)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, desc=f"{game} games", unit="game")
+    results: list[GameSamples] = []
+    try:
+        if jobs > 1:
+            with ProcessPoolExecutor(jobs) as pool:
+                for r in pool.map(work, seeds, chunksize=4):
+                    results.append(r)
+                    if bar:
+                        bar.update()
+        else:
+            for s in seeds:
+                results.append(work(s))
+                if bar:
+                    bar.update()
+    finally:
+        if bar:
+            bar.close()
+    cut = int(0.8 * games)
+    fit_games, test_games = results[:cut], results[cut:]
+
+    def values(part: list[GameSamples]) -> list[tuple[list, tuple, tuple]]:
+        return [(rows, base, g.won) for g in part if g.ended for rows, base in g.positions]
+
+    def decisions(part: list[GameSamples]) -> list[tuple[list, list[int]]]:
+        return [c for g in part if g.ended for c in g.choices]
+
+    v_fit, v_test = values(fit_games), values(test_games)
+    c_fit, c_test = decisions(fit_games), decisions(test_games)
+    if not v_fit or not v_test or not c_fit or not c_test:
+        raise ValueError(f"{games} games gave too few positions to fit and measure: play more")
+    v_weights = fit_choice([(rows, won) for rows, _, won in v_fit], l2=L2)
+    p_weights = fit_choice(c_fit, l2=L2)
+    bots = ["greedy", "light"] + (["policy"] if with_policy else [])
+    common = {
+        "seed": seed,
+        "games": games,
+        "players": players,
+        "bots": bots,
+        "rate": rate,
+        "version": __version__,
+    }
+    value = ValueModel(
+        spec.value_names,
+        v_weights,
+        spec.value_features,
+        {
+            **common,
+            "positions": len(v_fit),
+            "held_out_positions": len(v_test),
+            "log_loss": choice_log_loss([(rows, won) for rows, _, won in v_test], v_weights),
+            "baseline": spec.baseline_name,
+            "baseline_log_loss": shares_log_loss([(base, won) for _, base, won in v_test]),
+        },
+    )
+    uniform = sum(math.log(len(rows)) for rows, _ in c_test) / len(c_test)
+    prior = MovePrior(
+        spec.action_names,
+        p_weights,
+        spec.action_features,
+        {
+            **common,
+            "positions": len(c_fit),
+            "held_out_positions": len(c_test),
+            "log_loss": choice_log_loss(c_test, p_weights),
+            "baseline": "a uniform choice among the legal actions",
+            "baseline_log_loss": uniform,
+        },
+    )
+    table = calibration([value.shares(rows) for rows, _, _ in v_test], [w for *_, w in v_test])
+    unfinished = sum(not g.ended for g in results)
+    return TrainingResult(value, prior, table, unfinished)
