@@ -11,7 +11,7 @@ each action's features and the one chosen. The first 80% of the games fit both m
 log-loss of the value model against the hand-set evaluation's, and of the move prior against
 a uniform choice among the legal actions.
 
->>> result = train("batalla", games=4, seed=7, progress=False)
+>>> result = train("batalla", games=6, seed=7, progress=False)
 >>> result.value.names[0], result.prior.names[0]
 ('gems', 'light')
 """

@@ -8,7 +8,7 @@ whether the light player would play the action, and its kind. :data:`LEARNING` d
 >>> from coronas.batalla import Game
 >>> state = Game(seed=1).new_initial_state()
 >>> features(state)[0][:5]
-(0, 0, 2, 0, 3)
+(0, 0, 2, 0, 0)
 """
 
 from __future__ import annotations
