@@ -268,3 +268,25 @@ def test_a_wrong_whole_number_with_a_decimal_point_is_wrong_not_a_hint():
     )
     # a decimal for a fraction is still a hint, and exact decimal text still counts
     assert verdict("04.1", 1.0)[0] is None and verdict("03.3", "0.5")[0] is False
+
+
+@pytest.mark.parametrize("number", ["09", "10"])
+def test_seeded_printed_results_are_checked_against_a_fresh_run(number):
+    # nbval (--nbval-lax) reruns every cell and compares the outputs of the cells tagged
+    # nbval-check-output with the committed ones: a stale output fails the notebook's test.
+    path = next(p for p in NOTEBOOKS if p.name.startswith(number))
+    unchecked = []
+    for cell in cells(path):
+        source = "".join(cell["source"])
+        if cell["cell_type"] != "code" or source.startswith("check("):
+            continue
+        texts = [
+            o
+            for o in cell["outputs"]
+            if o["output_type"] == "stream"
+            or (o.get("data") and WIDGET not in o["data"] and "image/png" not in o["data"])
+        ]
+        tags = cell.get("metadata", {}).get("tags", [])
+        if texts and "nbval-check-output" not in tags:
+            unchecked.append(source.splitlines()[0])
+    assert not unchecked, unchecked
