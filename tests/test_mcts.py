@@ -333,9 +333,67 @@ def test_budget_specs():
     assert parse_budget("2000") == {"simulations": 2000}
     assert parse_budget("1s") == {"seconds": 1.0}
     assert parse_budget("0.5s") == {"seconds": 0.5}
+    assert parse_budget(".5s") == {"seconds": 0.5}
+    assert parse_budget("10000000") == {"simulations": 10_000_000}
     for bad in ("", "abc", "0", "-3", "0s", "1.5", "inf s", "nans", "2 000"):
         with pytest.raises(ValueError, match="expected a number of simulations"):
             parse_budget(bad)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "\u0665",  # an Arabic-Indic five, which int() reads as 5
+        "\u0665s",
+        "1_000",  # int() and float() read the underscore as a separator
+        "1_0s",
+        "1e3",
+        "1e1s",
+        "10000001",  # one above the limit
+        "3601s",
+        "\uff11\uff10",  # fullwidth digits
+    ],
+)
+def test_budgets_are_ascii_digits_within_their_limits(bad):
+    with pytest.raises(ValueError) as refused:
+        parse_budget(bad)
+    message = str(refused.value)
+    assert "from 1 to 10,000,000" in message and "at most 3600" in message, message
+    assert "digits 0-9" in message and repr(bad) in message
+
+
+def test_a_budget_refused_by_name_names_the_bot_and_the_limit():
+    from coronas.batalla import Game
+
+    for spec in ("mcts:10000001", "mcts:\u0665", "mcts:1_000"):
+        with pytest.raises(ValueError, match=f"bot {spec!r}: expected .* from 1 to 10,000,000"):
+            Game.bot(spec)
+
+
+def test_a_budget_of_more_than_a_minute_a_decision_is_said_when_the_bot_is_made(
+    caplog, monkeypatch
+):
+    import logging
+
+    from coronas.batalla import Game
+    from coronas.engine import mcts
+    from coronas.engine.mcts import decision_seconds, warn_if_slow
+
+    monkeypatch.setattr(mcts, "_warned", set())  # said once a process: start afresh
+    caplog.set_level(logging.WARNING, logger="coronas")
+    # Batalla's tuned search: 1000 simulations in about half a second, 0.5 ms each
+    bot = Game.bot("mcts:10000000")
+    assert decision_seconds(bot) == pytest.approx(5000)
+    lines = [r.getMessage() for r in caplog.records]
+    assert any("mcts:10000000 takes about 83 minutes a decision" in line for line in lines), lines
+    caplog.clear()
+    Game.bot("mcts:2000")  # a second a decision: nothing said
+    Game.bot("mcts:30s")
+    assert caplog.records == []
+    assert "about 90 seconds a decision" in warn_if_slow(MCTSBot(seconds=90), "mcts:90s")
+    # an untuned search: a millisecond a simulation
+    assert "about 2.8 hours" in warn_if_slow(MCTSBot(simulations=10_000_000), "mcts:1e7")
+    assert warn_if_slow(MCTSBot(simulations=60_000), "quick") is None
 
 
 def test_bot_repr_names_its_settings_and_the_bot_pickles():

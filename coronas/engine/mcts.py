@@ -47,8 +47,10 @@ from __future__ import annotations
 
 import functools
 import importlib
+import logging
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -65,11 +67,13 @@ __all__ = [
     "Node",
     "Search",
     "TunedSearch",
+    "decision_seconds",
     "game_defaults",
     "parse_budget",
     "search",
     "tree_graph",
     "tuned",
+    "warn_if_slow",
 ]
 
 EXPLORATION = math.sqrt(2)
@@ -77,7 +81,19 @@ EXPLORATION = math.sqrt(2)
 DEFAULT_SIMULATIONS = 200
 """The budget of ``mcts`` named without one: a reproducible simulation count."""
 MAX_SIMULATIONS = 10_000_000
+"""The most simulations a decision ``mcts:N`` may ask for."""
 MAX_SECONDS = 3600.0
+"""The most seconds a decision ``mcts:Ns`` may ask for."""
+SLOW_DECISION = 60.0
+"""A budget expected to take longer than this (seconds) a decision is warned about when the
+bot is made from its name (:func:`warn_if_slow`)."""
+TYPICAL_SIMULATION = 0.001
+"""Seconds one simulation of an untuned search typically takes on one core (random playouts
+to the end of a short game; long games take more)."""
+TUNED_DECISION = 0.5
+"""Seconds a decision of a game's tuned search takes with its default simulations on one
+core, by design (``playout.SEARCH``, measured in docs/performance.md): what one of its
+simulations costs is this over that number."""
 MAX_UNSETTLED = 200
 """Actions a cut playout may run past its depth while waiting for a settled position."""
 MAX_PLAYOUT = 20_000
@@ -379,26 +395,77 @@ def search(
 
 
 # -- the bot -------------------------------------------------------------------------------------
+_SIMULATIONS = re.compile(r"[0-9]{1,30}", re.ASCII)
+_SECONDS = re.compile(r"(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})s", re.ASCII)
+
+
 def parse_budget(spec: str) -> dict[str, Any]:
-    """A budget written as on the command line: ``"2000"`` (simulations) or ``"1s"`` /
-    ``"0.5s"`` (seconds per decision), as keywords for :class:`MCTSBot`."""
-    text = spec.strip()
+    """A budget written as on the command line: ``"2000"`` (simulations, 1 to
+    :data:`MAX_SIMULATIONS`) or ``"1s"`` / ``"0.5s"`` (seconds per decision, above 0 and at
+    most :data:`MAX_SECONDS`), as keywords for :class:`MCTSBot`. Only the ASCII digits 0-9
+    and one decimal point are read: no ``_`` separators, no exponents, no other scripts'
+    digits (which ``int`` and ``float`` would take). A refusal names the limits."""
+    text = spec.strip() if isinstance(spec, str) else ""
     expected = (
-        "expected a number of simulations (mcts:2000) or seconds per decision "
-        f"(mcts:1s, mcts:0.5s), got {spec!r}"
+        f"expected a number of simulations from 1 to {MAX_SIMULATIONS:,} (mcts:2000) or "
+        f"seconds per decision above 0 and at most {MAX_SECONDS:g} (mcts:1s, mcts:0.5s), "
+        f"in the digits 0-9, got {spec!r}"
     )
-    try:
-        if text.endswith("s"):
-            seconds = float(text[:-1])
-            if not (0 < seconds <= MAX_SECONDS):
-                raise ValueError
-            return {"seconds": seconds}
-        simulations = int(text)
-    except ValueError:
-        raise ValueError(expected) from None
-    if not 1 <= simulations <= MAX_SIMULATIONS:
+    if _SECONDS.fullmatch(text):
+        seconds = float(text[:-1])
+        if not 0 < seconds <= MAX_SECONDS:
+            raise ValueError(expected)
+        return {"seconds": seconds}
+    if not _SIMULATIONS.fullmatch(text) or not 1 <= int(text) <= MAX_SIMULATIONS:
         raise ValueError(expected)
-    return {"simulations": simulations}
+    return {"simulations": int(text)}
+
+
+def decision_seconds(bot: Any) -> float | None:
+    """About how many seconds one decision of ``bot`` takes on one core, if it says: its
+    ``seconds`` budget, or its ``simulations`` times its ``simulation_seconds`` (what one
+    simulation typically costs; :data:`TYPICAL_SIMULATION` unless the game's tuned settings
+    say better). None for a bot without a budget."""
+    seconds = getattr(bot, "seconds", None)
+    if seconds is not None:
+        return float(seconds)
+    simulations = getattr(bot, "simulations", None)
+    if simulations is None:
+        return None
+    return simulations * getattr(bot, "simulation_seconds", TYPICAL_SIMULATION)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} seconds"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:.1f} days"
+
+
+_warned: set[str] = set()
+
+
+def warn_if_slow(bot: Any, label: str) -> str | None:
+    """Say so (a warning line on stderr, through :mod:`logging`, once a process for each
+    ``label``) when ``bot``'s budget would take more than :data:`SLOW_DECISION` seconds a
+    decision, naming it as ``label`` (``mcts:10000000``) and the rough time; the line, or
+    None when the budget is quick. Called when a bot is made from its name, so a run says it
+    before it starts rather than sit silent for hours on its first decision."""
+    seconds = decision_seconds(bot)
+    if seconds is None or seconds <= SLOW_DECISION:
+        return None
+    how = "" if getattr(bot, "seconds", None) is not None else " on one core"
+    line = (
+        f"warning: {label} takes about {_duration(seconds)} a decision{how}, and a game "
+        f"has many decisions (mcts:{SLOW_DECISION:g}s keeps each to a minute)"
+    )
+    if label not in _warned:
+        _warned.add(label)
+        logging.getLogger("coronas").warning(line)
+    return line
 
 
 @dataclass(frozen=True)
@@ -417,11 +484,18 @@ class TunedSearch:
         chosen = dict(self.settings)
         if options.get("seconds") is not None:
             chosen.pop("simulations", None)
-        return MCTSBot(**{**chosen, **options})
+        bot = MCTSBot(**{**chosen, **options})
+        default = dict(self.settings).get("simulations")
+        if default:
+            bot.simulation_seconds = TUNED_DECISION / default
+        return bot
 
     def from_spec(self, spec: str) -> MCTSBot:
-        """The bot ``mcts:SPEC`` names (see :func:`parse_budget`), with the game's settings."""
-        return self(**parse_budget(spec))
+        """The bot ``mcts:SPEC`` names (see :func:`parse_budget`), with the game's settings;
+        a budget of more than a minute a decision is warned about (:func:`warn_if_slow`)."""
+        bot = self(**parse_budget(spec))
+        warn_if_slow(bot, f"{self.name}:{spec.strip()}")
+        return bot
 
 
 def tuned(settings: dict[str, Any]) -> TunedSearch:
@@ -446,6 +520,9 @@ class MCTSBot:
     """
 
     name = "mcts"
+    simulation_seconds = TYPICAL_SIMULATION
+    """What one simulation typically costs (seconds), for :func:`decision_seconds`; the
+    game's tuned search sets its own."""
 
     def __init__(
         self,
@@ -472,8 +549,11 @@ class MCTSBot:
 
     @classmethod
     def from_spec(cls, spec: str) -> MCTSBot:
-        """The bot ``mcts:SPEC`` names (see :func:`parse_budget`)."""
-        return cls(**parse_budget(spec))
+        """The bot ``mcts:SPEC`` names (see :func:`parse_budget`); a budget of more than a
+        minute a decision is warned about (:func:`warn_if_slow`)."""
+        bot = cls(**parse_budget(spec))
+        warn_if_slow(bot, f"{cls.name}:{spec.strip()}")
+        return bot
 
     def choose(self, state: State, rng: random.Random | None) -> Any:
         seed = self.seed if self.seed is not None else (rng or random).getrandbits(64)
