@@ -26,9 +26,11 @@ from coronas.winchances import (
     FromPosition,
     Games,
     bot_label,
+    check_options,
     describe_bots,
     exact_allowed,
     exact_win_chances,
+    game_cost,
     seat_bots,
     view_of,
 )
@@ -158,6 +160,12 @@ def rank_actions(
     ``on_update(ranking)`` is called after each batch. Exact where every action's rest of the
     game can be walked or solved.
 
+    ``time`` bounds the whole call, as for :func:`win_chances`: the exact attempts, one
+    action after another, share :data:`~coronas.winchances.EXACT_SHARE` of it and stop at
+    the first action that cannot be walked; the games then get the rest, a first round of
+    one game an action measuring what a game costs and later rounds cut to what fits (fewer
+    games an action, and wider intervals, when time is short). At least one round is played.
+
     ``common`` plays every action on the same seeded games (common random numbers) and
     compares each with the best game by game; without it each action gets games of its own
     and the two estimates' variances add up. By default the game decides
@@ -165,6 +173,10 @@ def rank_actions(
     narrow the interval of a difference by 19% and 39%; own games in Carolus, where they do
     not).
     """
+    budget = Budget(games, precision, time)  # the clock starts here
+    check_options(
+        jobs=jobs, batch=batch, max_steps=max_steps, seed=seed, exact=exact, on_update=on_update
+    )
     mover = state.current_player
     if mover < 0:
         raise ValueError("rank_actions needs a decision: this state is a chance node or over")
@@ -180,6 +192,8 @@ def rank_actions(
 
         common = game_defaults(state).common_random_numbers
 
+    odds: list[Any] = []  # each action's own dice odds, worked out once, at the first ranking
+
     def ranking(
         chances: list[Fraction],
         lows: list[float],
@@ -187,6 +201,8 @@ def rank_actions(
         n: int,
         versus: list[tuple[float, float, float] | None],
     ) -> ActionRanking:
+        if not odds:
+            odds.extend(_dice_odds(state, a) for a in actions)
         order = sorted(range(len(actions)), key=lambda i: -chances[i])
         top = order[0]
         rows = []
@@ -206,28 +222,35 @@ def rank_actions(
                     "best": i == top,
                     "too_close": i != top and close,
                     "versus_best": diff,
-                    "odds": _dice_odds(state, actions[i]),
+                    "odds": odds[i],
                 }
             )
         return ActionRanking(names[mover], tuple(rows), n == 0, assumption, view, n, common)
 
     if exact and exact_allowed(state, viewer):
-        found = [exact_win_chances(state.child(a), seated) for a in actions]
-        if all(f is not None for f in found):
-            chances = [f[mover] for f in found]  # type: ignore[index]
-            points = [float(c) for c in chances]
-            return ranking(chances, points, points, 0, [None] * len(actions))
-    budget = Budget(games, precision, time)
+        deadline = budget.exact_deadline()  # one share of the time for every action
+        found = []
+        for a in actions:
+            chances = exact_win_chances(state.child(a), seated, deadline=deadline)
+            if chances is None:
+                break  # one action out of reach: every figure is an estimate
+            found.append(chances[mover])
+        else:
+            points = [float(c) for c in found]
+            return ranking(found, points, points, 0, [None] * len(actions))
     totals = [Fraction(0)] * len(actions)
     squares = [Fraction(0)] * len(actions)
     played = [0] * len(actions)
     per_game: list[list[Fraction | None]] = [[] for _ in actions]
     result = None
+    clock = budget.clock
+    cost: float | None = None  # seconds a game takes on one worker, once measured
     with Games(seated, seed, executor, jobs, max_steps) as runs:
-        size = batch * max(1, jobs)
+        size = batch * jobs
         while True:
-            n = budget.next_batch(min(played), size)
+            n = budget.next_batch(min(played), size, cost, jobs)
             tasks = runs.draw(n)
+            began = clock()
             for i, action in enumerate(actions):
                 if not common and i:
                     tasks = runs.draw(n)  # games of its own
@@ -236,6 +259,8 @@ def rank_actions(
                 squares[i] += got.squares[mover]
                 played[i] += got.ended
                 per_game[i] += [None if g is None else g[mover] for g in got.per_game]
+            # n games an action, each action's on up to ``jobs`` workers at a time
+            cost = game_cost(clock() - began, n, jobs)
             if min(played) == 0:
                 raise RuntimeError(f"no game ended within {max_steps} steps after some action")
             intervals = [
@@ -262,5 +287,5 @@ def rank_actions(
             if on_update is not None:
                 on_update(result)
             widest = max((hi - lo) / 2 for lo, hi in intervals)
-            if budget.done(min(played), widest):
+            if budget.done(min(played), widest, cost):
                 return result

@@ -19,7 +19,9 @@ which only an analyst who sees every card may ask for; the result says which it 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -29,7 +31,33 @@ from coronas.engine.state import State
 from coronas.intervals import share_interval
 from coronas.runner import DEFAULT_MAX_STEPS, Match, Task, draw_tasks, run
 
-__all__ = ["DEFAULT_BOT", "FromPosition", "WinChances", "exact_win_chances", "win_chances"]
+__all__ = [
+    "DEFAULT_BOT",
+    "EXACT_SECONDS",
+    "EXACT_SHARE",
+    "MAX_BATCH",
+    "BotError",
+    "FromPosition",
+    "WinChances",
+    "exact_win_chances",
+    "win_chances",
+]
+
+EXACT_SHARE = 0.25
+"""The share of a ``time`` budget an exact attempt may use before it gives up and leaves the
+rest to the games: an attempt that succeeds is usually quick (small games, a few last
+actions), one that fails would otherwise hold the estimate up for minutes."""
+EXACT_SECONDS = 10.0
+"""How long an exact attempt may take when no ``time`` is given."""
+EXACT_MAX_STATES = 5_000
+"""The most positions an exact attempt solves as a Markov chain: one that reaches more fails
+as soon as it finds the 5,001st (under a second in the three games)."""
+MAX_BATCH = 10_000
+"""The most games a batch (per worker) may have."""
+MAX_GAMES = 10**9
+MAX_JOBS = 1024
+MAX_STEPS = 10**9
+MAX_SEED = 2**63 - 1
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -188,11 +216,17 @@ def policy_of(bot: Any) -> Any:
 
 
 def exact_win_chances(
-    state: State, bots: Sequence[Any], max_nodes: int = 100_000, max_states: int = 5_000
+    state: State,
+    bots: Sequence[Any],
+    max_nodes: int = 100_000,
+    max_states: int = EXACT_MAX_STATES,
+    deadline: float | None = None,
 ) -> tuple[Fraction, ...] | None:
     """Each seat's exact chance of winning when ``bots[p]`` plays seat ``p`` from ``state``,
     or None when it cannot be had: a bot that states no mixed strategy, a game tree larger
-    than ``max_nodes`` nodes, or play with cycles over more than ``max_states`` positions.
+    than ``max_nodes`` nodes, play with cycles over more than ``max_states`` positions, or
+    a walk still going at ``deadline`` (a :func:`time.monotonic` reading): an attempt that
+    fails costs at most the time it was given.
 
     The tree is walked by :func:`~coronas.engine.exact_distribution`; where play can return
     to a position, the positions are solved as a Markov chain
@@ -206,12 +240,16 @@ def exact_win_chances(
         return None
     table = dict(enumerate(policies))
     try:
-        dist = exact_distribution(state, table, _exact_shares, max_nodes=max_nodes)
+        dist = exact_distribution(
+            state, table, _exact_shares, max_nodes=max_nodes, deadline=deadline
+        )
     except UnfinishedWalk as exc:
         if not exc.cycle:
             return None
         try:
-            dist = absorption_distribution(state, table, _exact_shares, max_states=max_states)
+            dist = absorption_distribution(
+                state, table, _exact_shares, max_states=max_states, deadline=deadline
+            )
         except UnfinishedWalk:
             return None
     except RuntimeError:  # more than max_nodes nodes
@@ -252,13 +290,22 @@ first figure comes within a second and a narrow one within a minute."""
 
 def seat_bots(state: State, bots: Any) -> list[Any]:
     """One bot per seat from ``bots``: None (the game's :data:`DEFAULT_BOT`), a name
-    (``"greedy"``, ``"mcts:200"``) or a bot for every seat, or a list of them, one per seat."""
+    (``"greedy"``, ``"mcts:200"``) or a bot for every seat, or a list of them, one per seat.
+    Anything else is refused here, before a game is played: a :class:`TypeError` naming it
+    (a bot is a name, an object with ``choose(state, rng)`` or a function ``f(state, rng)``)
+    or the :class:`ValueError` of an unknown name."""
     n = state.num_players
     if bots is None:
         bots = DEFAULT_BOT if DEFAULT_BOT in state.game.bots() else "random"
     seated = list(bots) if isinstance(bots, (list, tuple)) else [bots] * n
     if len(seated) != n:
         raise ValueError(f"{len(seated)} bots for {n} seats: give one bot, or one per seat")
+    for bot in seated:
+        if not (isinstance(bot, str) or hasattr(bot, "choose") or callable(bot)):
+            raise TypeError(
+                "bots: a bot is a name such as 'greedy', an object with a "
+                f"choose(state, rng) method or a function f(state, rng), got {bot!r}"
+            )
     return [state.game.bot(b) if isinstance(b, str) else b for b in seated]
 
 
@@ -283,42 +330,125 @@ class FromPosition:
         return start
 
 
+def _whole(value: Any, low: int, high: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
+def _positive(value: Any) -> bool:
+    real = isinstance(value, (int, float, Fraction)) and not isinstance(value, bool)
+    return real and math.isfinite(value) and value > 0
+
+
+def check_options(
+    *,
+    jobs: Any,
+    batch: Any,
+    max_steps: Any,
+    seed: Any,
+    exact: Any,
+    on_update: Any,
+) -> None:
+    """Refuse a bad option of :func:`win_chances` or :func:`~coronas.moves.rank_actions`
+    with a :class:`ValueError` naming it, before anything is played or walked."""
+    if not _whole(jobs, 1, MAX_JOBS):
+        raise ValueError(f"jobs must be a whole number from 1 to {MAX_JOBS}, got {jobs!r}")
+    if not _whole(batch, 1, MAX_BATCH):
+        raise ValueError(f"batch must be a whole number from 1 to {MAX_BATCH}, got {batch!r}")
+    if not _whole(max_steps, 1, MAX_STEPS):
+        raise ValueError(
+            f"max_steps must be a whole number from 1 to {MAX_STEPS}, got {max_steps!r}"
+        )
+    if seed is not None and not _whole(seed, 0, MAX_SEED):
+        raise ValueError(f"seed must be None or a whole number from 0 to 2**63-1, got {seed!r}")
+    if not isinstance(exact, bool):
+        raise ValueError(f"exact must be True or False, got {exact!r}")
+    if on_update is not None and not callable(on_update):
+        raise ValueError(f"on_update must be a function of the figures, got {on_update!r}")
+
+
 class Budget:
     """When to stop: ``games`` played, every half-width at most ``precision``, or ``time``
-    seconds gone (with none of them: 0.02 or 30 s)."""
+    seconds gone (with none of them: 0.02 or 30 s).
 
-    def __init__(self, games: int | None, precision: float | None, time: float | None):
+    The clock starts when the budget is made, before any exact attempt, so ``time`` bounds
+    everything: an exact attempt may use :data:`EXACT_SHARE` of it (:meth:`exact_deadline`),
+    and the games are sized to end within the rest (:meth:`next_batch`, :meth:`done`)."""
+
+    def __init__(self, games: Any, precision: Any, time: Any):
         import time as clock
 
-        if games is not None and (
-            isinstance(games, bool) or not isinstance(games, int) or games < 1
-        ):
-            raise ValueError(f"games must be a whole number of at least 1, got {games!r}")
-        if precision is not None and not 0 < precision < 1:
+        if games is not None and not _whole(games, 1, MAX_GAMES):
+            raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES}, got {games!r}")
+        if precision is not None and not (_positive(precision) and precision < 1):
             raise ValueError(f"precision is a half-width between 0 and 1, got {precision!r}")
-        if time is not None and not time > 0:
+        if time is not None and not _positive(time):
             raise ValueError(f"time is a number of seconds above 0, got {time!r}")
         if games is None and precision is None and time is None:
             precision, time = 0.02, 30.0
-        self.games, self.precision, self.time = games, precision, time
+        self.games, self.precision = games, precision
+        self.time = None if time is None else float(time)
         self.clock = clock.monotonic
         self.started = clock.monotonic()
 
-    def next_batch(self, played: int, batch: int) -> int:
-        return batch if self.games is None else min(batch, self.games - played)
+    def remaining(self) -> float:
+        """Seconds left of ``time`` (infinite without a time limit)."""
+        if self.time is None:
+            return math.inf
+        return self.time - (self.clock() - self.started)
 
-    def done(self, played: int, half_width: float | None) -> bool:
+    def exact_deadline(self) -> float:
+        """When an exact attempt gives up (a :func:`time.monotonic` reading):
+        :data:`EXACT_SHARE` of ``time`` from the start, or :data:`EXACT_SECONDS` without a
+        time limit. The games have the rest."""
+        share = EXACT_SECONDS if self.time is None else EXACT_SHARE * self.time
+        return self.started + share
+
+    def next_batch(
+        self, played: int, batch: int, cost: float | None = None, parallel: int = 1
+    ) -> int:
+        """How many games to play next (in a ranking, games an action): ``batch``, no more
+        than ``games`` leaves, and with a time limit no more than fit in the time left at
+        ``cost`` seconds each (a game, or a game for every action) on ``parallel`` workers;
+        while the cost is unknown, one a worker. At least one."""
+        n = batch if self.games is None else min(batch, self.games - played)
+        if self.time is not None:
+            fit = parallel if cost is None else int(self.remaining() / cost) * parallel
+            n = min(n, fit)
+        return max(1, n)
+
+    def done(self, played: int, half_width: float | None, cost: float | None = None) -> bool:
+        """Whether to stop after ``played`` games: ``games`` reached, ``precision`` met, the
+        time up, or too little of it left for one more game (one more an action) at ``cost``
+        seconds."""
         if self.games is not None and played >= self.games:
             return True
         if self.precision is not None and half_width is not None and half_width <= self.precision:
             return True
-        return self.time is not None and self.clock() - self.started >= self.time
+        if self.time is None:
+            return False
+        left = self.remaining()
+        return left <= 0 or (played > 0 and cost is not None and cost > left)
+
+
+def game_cost(seconds: float, games: int, parallel: int) -> float:
+    """The seconds one game (in a ranking, one game an action) takes on one worker, from
+    ``games`` of them that took ``seconds`` on ``parallel`` workers, at most ``parallel``
+    at a time; never below a microsecond, so it always divides."""
+    return max(1e-6, seconds * min(parallel, games) / max(1, games))
+
+
+class BotError(RuntimeError):
+    """A game played out from the position failed: a bot (or the game) raised. The message
+    is the game's seeds and the error's own words; the estimate stops at once rather than
+    count such games as unfinished."""
 
 
 class Games:
     """Seeded games from a position, in batches, on any executor: the tasks are drawn once
     from ``seed`` and every start (one per action compared) plays the same tasks, so that
-    actions are compared on common random numbers."""
+    actions are compared on common random numbers. With ``jobs > 1`` and no executor the
+    games run on a pool of worker processes that ignore Ctrl-C and are terminated when the
+    run is left by an exception (:func:`coronas.runner.worker_pool`): one Ctrl-C stops it."""
 
     def __init__(
         self,
@@ -330,8 +460,6 @@ class Games:
     ):
         import random
 
-        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-            raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         seats = tuple(range(len(bots)))
@@ -340,34 +468,35 @@ class Games:
         self.max_steps = max_steps
         self.executor = executor
         self.jobs = jobs
-        self._pool: Any = None
+        self._stack = contextlib.ExitStack()
 
     def __enter__(self) -> Games:
         if self.executor is None and self.jobs > 1:
-            import concurrent.futures
+            from coronas.runner import worker_pool
 
-            from coronas.runner import _quiet_worker
-
-            self._pool = self.executor = concurrent.futures.ProcessPoolExecutor(
-                self.jobs, initializer=_quiet_worker
-            )
+            self.executor = self._stack.enter_context(worker_pool(self.jobs))
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+    def __exit__(self, *exc: Any) -> None:
+        self._stack.__exit__(*exc)
 
     def draw(self, n: int) -> list[Task]:
         return [next(self.tasks) for _ in range(n)]
 
     def play(self, start: FromPosition, tasks: list[Task]) -> Played:
-        """The games of ``tasks`` from ``start``, summed up (:class:`Played`)."""
+        """The games of ``tasks`` from ``start``, summed up (:class:`Played`). A game whose
+        bot raised stops everything with a :class:`BotError` carrying the bot's message."""
         match = Match(start, self.bots, self.max_steps)
         chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
         records = run(match, tasks, executor=self.executor, chunk_size=chunk)
         n = len(self.bots)
         got = Played([Fraction(0)] * n, [Fraction(0)] * n, 0, 0, [])
         for r in records:
+            if r.outcome == "error":
+                raise BotError(
+                    f"a game played out from here failed (game seed {r.game_seed}, play seed "
+                    f"{r.play_seed}): {r.message}"
+                )
             if not r.finished:
                 got.unfinished += 1
                 got.per_game.append(None)
@@ -433,21 +562,37 @@ def win_chances(
     seat. With ``exact`` (the default) the exact answer is returned where it can be had
     (:func:`exact_win_chances`: every bot states its mixed strategy and the rest of the game
     can be walked or solved as a chain). Otherwise the games are played out, ``batch`` at a
-    time, until ``games`` have been played, every interval's half-width is at most
-    ``precision``, or ``time`` seconds have passed, whichever comes first (with none of the
-    three: 0.02 or 30 s). ``on_update(chances)`` is called after each batch with the figures
-    so far; ``progress`` shows a tqdm bar.
+    time (1 to :data:`MAX_BATCH`), until ``games`` have been played, every interval's
+    half-width is at most ``precision``, or ``time`` seconds have passed, whichever comes
+    first (with none of the three: 0.02 or 30 s). ``on_update(chances)`` is called after each
+    batch with the figures so far; ``progress`` shows a tqdm bar.
+
+    ``time`` bounds the whole call: the clock starts before the exact attempt, which gives up
+    after :data:`EXACT_SHARE` of it (:data:`EXACT_SECONDS` without a time limit), and the
+    games are then sized to end within the rest: a first batch of one game a worker measures
+    what a game costs, later batches are cut (below ``batch``) to what fits in the time left,
+    and none is started that would not end in time. At least one game is played, so a bot
+    slower than the whole budget overruns it.
 
     The games go through :func:`coronas.runner.run`: on ``executor`` (any
     :class:`concurrent.futures.Executor`, a dask client's included) or a process pool of
-    ``jobs`` workers. ``seed`` fixes them: each game has its own seeds, drawn in order, so the
-    same seed gives the same figures on any executor, and a run stopped by time equals the
-    first games of a longer one (None: a seed from the operating system).
+    ``jobs`` workers, stopped at once by Ctrl-C. ``seed`` fixes them: each game has its own
+    seeds, drawn in order, so the same seed gives the same figures on any executor, and a run
+    stopped by time equals the first games of a longer one (None: a seed from the operating
+    system).
 
     ``viewer=p`` starts each game from ``state.resample(p, ...)``, a position drawn from what
     seat ``p`` has seen; without a viewer the true position is used (the figure an analyst may
     see, labelled "full information" in a game with hidden cards).
+
+    Bad options raise :class:`ValueError` (a bot that is not one: :class:`TypeError`) before
+    anything is played; a bot that raises during a game stops the estimate with a
+    :class:`BotError` carrying its message.
     """
+    budget = Budget(games, precision, time)  # the clock starts here
+    check_options(
+        jobs=jobs, batch=batch, max_steps=max_steps, seed=seed, exact=exact, on_update=on_update
+    )
     n = state.num_players
     seated = seat_bots(state, bots)
     names = [state.player_name(p) for p in range(n)]
@@ -456,10 +601,9 @@ def win_chances(
     if state.is_terminal():
         return exact_chances(names, win_shares(state, exact=True), assumption, view)
     if exact and exact_allowed(state, viewer):
-        chances = exact_win_chances(state, seated)
+        chances = exact_win_chances(state, seated, deadline=budget.exact_deadline())
         if chances is not None:
             return exact_chances(names, chances, assumption, view)
-    budget = Budget(games, precision, time)
     start = FromPosition(state, viewer)
     totals = [Fraction(0)] * n
     squares = [Fraction(0)] * n
@@ -470,12 +614,16 @@ def win_chances(
         from tqdm.auto import tqdm
 
         bar = tqdm(total=games, desc="games from here", unit="game")
+    clock = budget.clock
+    cost: float | None = None  # seconds a game takes on one worker, once measured
     try:
         with Games(seated, seed, executor, jobs, max_steps) as runs:
-            size = batch * max(1, jobs)
+            size = batch * jobs
             while True:
-                tasks = runs.draw(budget.next_batch(played + unfinished, size))
+                tasks = runs.draw(budget.next_batch(played + unfinished, size, cost, jobs))
+                began = clock()
                 got = runs.play(start, tasks)
+                cost = game_cost(clock() - began, len(tasks), jobs)
                 totals = [t + g for t, g in zip(totals, got.totals, strict=True)]
                 squares = [q + g for q, g in zip(squares, got.squares, strict=True)]
                 played += got.ended
@@ -488,7 +636,8 @@ def win_chances(
                     )
                     if on_update is not None:
                         on_update(result)
-                if budget.done(played + unfinished, result.half_width if result else None):
+                width = result.half_width if result else None
+                if budget.done(played + unfinished, width, cost):
                     break
     finally:
         if bar is not None:

@@ -310,3 +310,92 @@ def test_win_chances_refuse_bad_options_on_one_line(capsys, tmp_path, argv, word
     path = saved(tmp_path, played("batalla", 20))
     status, _, err = run(capsys, "advise", path, *argv)
     one_line_error(status, err, 2, words)
+
+
+@pytest.mark.parametrize("argv", [["--time", "1"], ["--jobs", "1"], ["--seed", "3"]])
+def test_every_option_of_the_games_needs_win_chances(capsys, tmp_path, argv):
+    # they used to be ignored without --win-chances
+    path = saved(tmp_path, played("batalla", 20))
+    status, _, err = run(capsys, "advise", path, *argv)
+    one_line_error(status, err, 2, f"{argv[0]} go with --win-chances")
+
+
+@pytest.mark.parametrize("value", ["1_0", "\u0665", "inf", "1e1"])
+def test_time_is_read_in_plain_digits(capsys, tmp_path, value):
+    path = saved(tmp_path, played("batalla", 20))
+    status, _, err = run(capsys, "advise", path, "--win-chances", "--time", value)
+    one_line_error(status, err, 2, "--time", "expected a decimal number")
+
+
+def test_win_chances_end_within_their_time(capsys, tmp_path):
+    # Batalla at 2 gems each under the random bot: the exact attempts (one for the seats,
+    # one for each move) used to build a 5,000-position chain each, 10 to 80 s apiece, before
+    # any clock started. --time 1 must now end within about a second after start-up; 8 s
+    # leaves room for a loaded machine.
+    import time
+
+    from tests.test_winchances import batalla_endgame
+
+    path = saved(tmp_path, batalla_endgame())
+    began = time.monotonic()
+    status, out, err = run(
+        capsys, "advise", path, "--win-chances", "--bots", "random", "--time", "1"
+    )
+    assert status == 0, err
+    assert time.monotonic() - began < 8
+    assert "games, 95% intervals; every seat plays like random" in out
+    assert "games an action" in out
+
+
+def _group(pgid):
+    """The processes of process group ``pgid`` still alive (Linux: read from /proc)."""
+    import os
+    from pathlib import Path
+
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return [p for p in found if p != os.getpid()]
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+def test_one_ctrl_c_stops_advise_and_its_workers(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = saved(tmp_path, played("batalla", 20))
+    # each worker deep in a 20-second decision when Ctrl-C comes: waiting for it would fail
+    argv = ["advise", path, "--win-chances", "--jobs", "2", "--time", "120", "--bots", "mcts:20s"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "coronas.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's job would be
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(_group(proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)  # until the two workers are up
+        assert len(_group(proc.pid)) >= 3, "the workers never started"
+        time.sleep(1)  # games in play
+        sent = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C at a terminal does
+        _, err = proc.communicate(timeout=30)
+        stopped = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip() == "coronas: interrupted", err  # no traceback, from no process
+    assert stopped < 2, stopped  # the promise: within 2 s of the one Ctrl-C
+    time.sleep(0.2)
+    assert _group(proc.pid) == []  # no worker left behind

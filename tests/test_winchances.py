@@ -265,3 +265,177 @@ def test_moves_on_games_of_their_own_where_common_numbers_do_not_help():
             state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0]
         )
     assert "games of its own" in str(state.rank_actions(games=4, seed=1))
+
+
+# -- budgets kept, options and bots checked ----------------------------------------------------
+def batalla_endgame():
+    """Batalla at 2 gems each, the first decision: under the random bot play comes back to
+    earlier positions and the chain has more than 20,000 of them, so no exact answer."""
+    import random
+
+    from coronas.batalla import Game as Batalla
+
+    state = Batalla(seed=3, position={"gems_won": [2, 2]}).new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply(state.sample_chance(rng))
+    return state
+
+
+def test_a_deadline_stops_an_exact_walk_and_a_chain_fast():
+    import time
+
+    import pytest
+
+    from coronas.engine.chains import absorption_distribution
+    from coronas.engine.search import WalkOutOfTime, exact_distribution
+
+    state = batalla_endgame()
+    uniform = RandomBot().policy
+    began = time.monotonic()
+    with pytest.raises(WalkOutOfTime, match="did not finish in the time"):
+        absorption_distribution(
+            state, uniform, lambda s: tuple(s.winners()), deadline=time.monotonic()
+        )
+    with pytest.raises(WalkOutOfTime):
+        exact_distribution(
+            RaceGame().new_initial_state(),
+            uniform,
+            lambda s: s.winner,
+            key=False,  # no transpositions: the walk would go 800 actions deep
+            deadline=time.monotonic(),
+        )
+    # both give up at their first look at the clock: 256 positions or nodes
+    assert time.monotonic() - began < 5
+
+
+def test_time_bounds_the_exact_attempt_and_the_games():
+    # The exact attempt used to build a 5,000-position chain (10 to 80 s) before the clock
+    # started, and once for every move in a ranking. time=1 must now end within about a
+    # second; 8 s leaves room for a loaded machine.
+    import time
+
+    state = batalla_endgame()
+    began = time.monotonic()
+    chances = state.win_chances("random", time=1)
+    assert time.monotonic() - began < 8
+    assert not chances.exact and chances.games >= 1
+    began = time.monotonic()
+    ranking = state.rank_actions("random", time=1)
+    assert time.monotonic() - began < 8
+    assert not ranking.exact and ranking.games >= 1
+
+
+def slow_bot(state, rng):
+    """The random bot, a tenth of a second a decision: 0.2 s a duel."""
+    import time
+
+    time.sleep(0.1)
+    return rng.choice(state.legal_actions())
+
+
+def test_a_batch_shrinks_to_the_time_left():
+    # 20 games of the slow bot take 4 s: with time=0.5 the first game measures the cost and
+    # no batch is started that would not end in time; 3 s leaves room for a loaded machine.
+    import time
+
+    state = duel_start()
+    began = time.monotonic()
+    chances = state.win_chances(slow_bot, time=0.5, exact=False)
+    assert time.monotonic() - began < 3
+    assert 1 <= chances.games < 20
+    began = time.monotonic()
+    ranking = state.rank_actions(slow_bot, time=0.5, exact=False)
+    assert time.monotonic() - began < 3
+    assert 1 <= ranking.games < 20
+
+
+def test_bad_options_are_refused_before_anything_is_played():
+    import pytest
+
+    state = duel_start()
+    for kwargs, words in (
+        ({"batch": 0}, "batch must be"),
+        ({"batch": 2.5}, "batch must be"),
+        ({"batch": 10**6}, "batch must be a whole number from 1 to 10000"),
+        ({"games": True}, "games must be"),
+        ({"games": 10**12}, "games must be"),
+        ({"max_steps": 0}, "max_steps must be"),
+        ({"seed": "seven"}, "seed must be"),
+        ({"seed": -1}, "seed must be"),
+        ({"time": float("inf")}, "time is a number of seconds"),
+        ({"time": "1"}, "time is a number of seconds"),
+        ({"precision": "0.1"}, "precision is a half-width"),
+        ({"exact": "no"}, "exact must be"),
+        ({"on_update": 3}, "on_update must be"),
+    ):
+        # time=0.5: a refusal that came late would show as some other error, not a hang
+        options = {"time": 0.5, **kwargs}
+        with pytest.raises(ValueError, match=words):
+            state.win_chances(RandomBot(), **options)
+        with pytest.raises(ValueError, match=words):
+            state.rank_actions(RandomBot(), **options)
+
+
+def test_a_bot_that_is_not_one_is_refused_by_name():
+    import pytest
+
+    state = duel_start()
+    with pytest.raises(TypeError, match=r"bots: a bot is a name .* got 42"):
+        state.win_chances(42, games=10)
+    with pytest.raises(TypeError, match="got 42"):
+        state.rank_actions([RandomBot(), 42], games=10)
+
+
+def broken_bot(state, rng):
+    """A bot that fails at its first decision (module level: workers receive it pickled)."""
+    raise ValueError("this bot cannot count")
+
+
+def test_a_bot_that_raises_stops_the_estimate_with_its_message():
+    # it used to read as "none of the 10 games ended within 100000 steps"
+    import pytest
+
+    from coronas.winchances import BotError
+
+    broken = broken_bot
+    state = duel_start()
+    for jobs in (1, 2):
+        with pytest.raises(BotError, match="ValueError: this bot cannot count"):
+            state.win_chances(broken, games=10, exact=False, jobs=jobs)
+    with pytest.raises(BotError, match="this bot cannot count"):
+        state.rank_actions([RandomBot(), broken], games=10, exact=False)
+
+
+def sleepy_bot(state, rng):
+    """A bot that thinks for half a minute a decision, as a big search budget does."""
+    import time
+
+    time.sleep(30)
+    return state.legal_actions()[0]
+
+
+def test_an_interrupt_stops_the_worker_processes():
+    # Ctrl-C, a second into a run on two workers each deep in a half-minute decision: the
+    # run must end at once, not wait for the decisions, and leave no worker behind.
+    import multiprocessing
+    import os
+    import signal
+    import threading
+    import time
+
+    import pytest
+
+    state = duel_start()
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    began = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            state.win_chances(sleepy_bot, time=120, jobs=2, exact=False)
+    finally:
+        timer.cancel()
+    # about 1.5 s: the interrupt at 1 s, the workers terminated at once (a wait for the
+    # decisions would take 30 s); 8 s leaves room for a loaded machine
+    assert time.monotonic() - began < 8
+    assert multiprocessing.active_children() == []

@@ -12,7 +12,9 @@ each probability as ``{"fraction": "19/27", "float": 0.7037...}``.
 chance with its 95% interval, the number of games behind it and how the rest of the game is
 assumed to be played, exact where it can be walked; at a decision, every legal action of the
 player to move ranked by its chance of winning the game (:mod:`coronas.winchances`,
-:mod:`coronas.moves`). By default the games take about ``--time 10`` seconds in all.
+:mod:`coronas.moves`). ``--time S`` (default 10) bounds all of it, exact attempts included:
+the command ends about ``S`` seconds after it starts, with fewer games (and wider intervals)
+when time is short. The options of the games are refused without ``--win-chances``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from coronas.cli._base import CommandError, count, cpu_count, fmt, whole
+from coronas.cli._base import CommandError, count, cpu_count, cut, fmt, whole
 from coronas.formatting import score_text
 
 __all__ = ["MAX_OUTCOMES_SHOWN", "add_parser", "advice", "run"]
@@ -194,9 +196,17 @@ def _ranking_record(ranking: Any) -> dict[str, Any]:
     }
 
 
+DEFAULT_TIME = 10.0
+"""``--time`` unless given: seconds for the seats' chances and the ranking together."""
+
+
 def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
     """``--win-chances``: the seats' chances and, at a decision, the ranking of the moves,
-    as JSON-ready data. The time is shared: half for the chances, half for the ranking."""
+    as JSON-ready data. The time is shared: half for the chances, the rest for the ranking,
+    each call keeping its share (exact attempts included), so the whole ends within
+    ``--time`` seconds of the first game."""
+    import time as clock
+
     if args.viewer is not None and not 0 <= args.viewer < state.num_players:
         raise CommandError(
             f"--viewer {args.viewer}: the seats are 0 to {state.num_players - 1} "
@@ -210,13 +220,21 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
             raise CommandError(str(exc)) from None
         bots = bots[0] if len(bots) == 1 else bots
     deciding = state.current_player >= 0 and len(state.legal_actions()) > 1
-    share = 2 if deciding else 1
-    precision = 0.01 if args.precision is None else args.precision
-    budget = {"games": args.games, "precision": precision, "time": args.time / share}
-    options = dict(seed=args.seed, jobs=args.jobs, viewer=args.viewer, **budget)
+    seconds = DEFAULT_TIME if args.time is None else args.time
+    began = clock.monotonic()
+    options = dict(
+        games=args.games,
+        precision=0.01 if args.precision is None else args.precision,
+        seed=0 if args.seed is None else args.seed,
+        jobs=1 if args.jobs is None else args.jobs,
+        viewer=args.viewer,
+    )
     try:
-        chances = state.win_chances(bots, **options)
-        ranking = state.rank_actions(bots, **options) if deciding else None
+        chances = state.win_chances(bots, time=seconds / 2 if deciding else seconds, **options)
+        ranking = None
+        if deciding:
+            left = seconds - (clock.monotonic() - began)
+            ranking = state.rank_actions(bots, time=max(left, seconds / 100), **options)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     return {
@@ -244,24 +262,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+CHANCE_OPTIONS = ("bots", "games", "precision", "time", "seed", "viewer", "jobs")
+"""The options of ``--win-chances``'s games: refused without it (they would do nothing)."""
+
+
 def check(args: argparse.Namespace) -> None:
-    chance_options = ("bots", "games", "precision", "viewer")
-    used = [f"--{o}" for o in chance_options if getattr(args, o) is not None]
+    used = [f"--{o}" for o in CHANCE_OPTIONS if getattr(args, o) is not None]
     if used and not args.win_chances:
         raise CommandError(f"{' '.join(used)} go with --win-chances")
     if args.precision is not None and not 0 < args.precision < 0.5:
         raise CommandError(
             f"--precision: expected a half-width above 0 and below 0.5, got {args.precision}"
         )
-    if not 0 < args.time <= 3600:
+    if args.time is not None and not 0 < args.time <= 3600:
         raise CommandError(f"--time: expected seconds above 0 and at most 3600, got {args.time:g}")
 
 
 def _seconds(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    """A decimal number in the digits 0-9 (``float`` alone would also take ``1_0``, ``inf``
+    and other scripts' digits)."""
+    import re
+
+    if not re.fullmatch(r"\s*(?:[0-9]{1,12}(?:\.[0-9]{0,12})?|\.[0-9]{1,12})\s*", text, re.ASCII):
+        raise argparse.ArgumentTypeError(
+            f"expected a decimal number such as 1.5, got {cut(repr(text), 40)}"
+        )
+    return float(text)
 
 
 def add_parser(sub: Any) -> None:
@@ -301,13 +327,11 @@ def add_parser(sub: Any) -> None:
     chances.add_argument(
         "--time",
         type=_seconds,
-        default=10.0,
         metavar="SECONDS",
-        help="stop after about this many seconds in all (default 10)",
+        help="end within about this many seconds in all, exact attempts included; fewer "
+        "games when time is short (default 10)",
     )
-    chances.add_argument(
-        "--seed", type=whole(0, 2**63 - 1), default=0, help="seed of the games (default 0)"
-    )
+    chances.add_argument("--seed", type=whole(0, 2**63 - 1), help="seed of the games (default 0)")
     chances.add_argument(
         "--viewer",
         type=whole(0, 9),
@@ -316,9 +340,6 @@ def add_parser(sub: Any) -> None:
         "hidden cards (default: the whole position, an analyst's view)",
     )
     chances.add_argument(
-        "--jobs",
-        type=whole(1, cpu_count),
-        default=1,
-        help="worker processes (default 1: this process)",
+        "--jobs", type=whole(1, cpu_count), help="worker processes (default 1: this process)"
     )
     p.set_defaults(func=run, check=check, _parser=p)

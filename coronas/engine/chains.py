@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.dice import Die, to_fraction
-from coronas.engine.search import UnfinishedWalk
+from coronas.engine.search import CHECK_EVERY, UnfinishedWalk, check_deadline
 from coronas.engine.state import CHANCE, TERMINAL, State
 
 __all__ = ["absorption_distribution", "markov_chain"]
@@ -45,6 +45,7 @@ def markov_chain(
     result_fn: Callable[[State], Hashable],
     stop: Callable[[State], bool] | None = None,
     max_states: int = 20_000,
+    deadline: float | None = None,
 ) -> tuple[list[Hashable], dict[Hashable, dict[Hashable, Fraction]], dict]:
     """The chain of positions reachable from ``state`` when play follows ``policy``.
 
@@ -53,7 +54,9 @@ def markov_chain(
     and ``ends[k]`` the chance of each result reached from ``k`` in one step (a terminal state,
     or one where ``stop`` holds, scored by ``result_fn``). A policy is as for
     :func:`~coronas.engine.exact_distribution`: one action or ``(action, probability)`` pairs.
-    More than ``max_states`` positions raise :class:`UnfinishedWalk`.
+    More than ``max_states`` positions raise :class:`UnfinishedWalk`, and so does a chain
+    still being built at ``deadline`` (a :func:`time.monotonic` reading;
+    :class:`~coronas.engine.search.WalkOutOfTime`).
     """
 
     def absorbed(s: State) -> bool:
@@ -68,6 +71,8 @@ def markov_chain(
     moves: dict[Hashable, dict[Hashable, Fraction]] = {}
     ends: dict[Hashable, dict[Hashable, Fraction]] = {}
     while todo:
+        if deadline is not None and not len(moves) % CHECK_EVERY:
+            check_deadline(deadline, "building the chain of positions")
         s = todo.pop()
         k = s.key()
         out: dict[Hashable, Fraction] = {}
@@ -90,7 +95,9 @@ def markov_chain(
                         )
                     seen.add(j)
                     keys.append(j)
-                    todo.append(s.clone())
+                    # the position alone: a copy of the history would grow with the
+                    # depth of the walk and make each new position slower than the last
+                    todo.append(s._copy_position())
             s.undo()
         moves[k] = out
         ends[k] = done
@@ -103,6 +110,7 @@ def absorption_distribution(
     result_fn: Callable[[State], Hashable],
     stop: Callable[[State], bool] | None = None,
     max_states: int = 20_000,
+    deadline: float | None = None,
 ) -> Die:
     """The exact distribution of ``result_fn`` where play from ``state`` ends, with cycles.
 
@@ -110,9 +118,11 @@ def absorption_distribution(
     chain; the chance ``x[k][r]`` of ending with result ``r`` from position ``k`` solves
     ``x[k] = ends[k] + sum_j moves[k][j] x[j]``, eliminated here in exact fractions. Where play
     can go on for ever with a positive chance (a loop that no roll leaves), the chance of
-    ending is below 1 and :class:`UnfinishedWalk` says so.
+    ending is below 1 and :class:`UnfinishedWalk` says so. With ``deadline`` (a
+    :func:`time.monotonic` reading) building or solving the chain gives up then
+    (:class:`~coronas.engine.search.WalkOutOfTime`).
     """
-    keys, moves, ends = markov_chain(state, policy, result_fn, stop, max_states)
+    keys, moves, ends = markov_chain(state, policy, result_fn, stop, max_states, deadline)
     # Rows of (I - M) x = e, one per position, as sparse dicts; solved by Gauss-Jordan
     # elimination in the order the positions were found.
     rows: dict[Hashable, dict[Hashable, Fraction]] = {}
@@ -122,7 +132,9 @@ def absorption_distribution(
         row[k] = row.get(k, 0) + 1
         rows[k] = row
         rhs[k] = dict(ends[k])
+    steps = 0
     for k in keys:
+        check_deadline(deadline, "solving the chain of positions")
         pivot = rows[k].get(k, 0)
         if not pivot:
             raise UnfinishedWalk(
@@ -139,6 +151,9 @@ def absorption_distribution(
             factor = rows[other].get(k)
             if not factor:
                 continue
+            steps += 1
+            if deadline is not None and not steps % CHECK_EVERY:
+                check_deadline(deadline, "solving the chain of positions")
             target, tb = rows[other], rhs[other]
             for j, v in row.items():
                 value = target.get(j, 0) - factor * v

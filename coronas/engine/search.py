@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import sys
+import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
@@ -13,7 +14,15 @@ import coronas.engine.journal as journal
 from coronas.dice import Die, to_fraction
 from coronas.engine.state import CHANCE, TERMINAL, State
 
-__all__ = ["Bot", "GameDidNotEnd", "RandomBot", "UnfinishedWalk", "exact_distribution", "play"]
+__all__ = [
+    "Bot",
+    "GameDidNotEnd",
+    "RandomBot",
+    "UnfinishedWalk",
+    "WalkOutOfTime",
+    "exact_distribution",
+    "play",
+]
 
 _ONE = Fraction(1)
 
@@ -113,6 +122,25 @@ class UnfinishedWalk(RuntimeError):
         self.cycle = cycle
 
 
+class WalkOutOfTime(UnfinishedWalk):
+    """An exact walk or chain that was given a ``deadline`` (a :func:`time.monotonic` reading)
+    and had not finished by then: it gives up rather than hold up what waits for it."""
+
+    def __init__(self, what: str):
+        super().__init__(f"{what} did not finish in the time it was given")
+
+
+CHECK_EVERY = 256
+"""Nodes or positions an exact walk visits between two looks at the clock."""
+
+
+def check_deadline(deadline: float | None, what: str) -> None:
+    """Raise :class:`WalkOutOfTime` if ``deadline`` (a :func:`time.monotonic` reading) has
+    passed."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise WalkOutOfTime(what)
+
+
 def exact_distribution(
     state: State,
     policy: Callable[[State], Any] | Mapping[int, Callable[[State], Any]],
@@ -121,6 +149,7 @@ def exact_distribution(
     key: Callable[[State], Hashable] | bool | None = None,
     max_nodes: int = 2_000_000,
     max_depth: int = 800,
+    deadline: float | None = None,
 ) -> Die:
     """The exact distribution of ``result_fn`` over the game tree below ``state``.
 
@@ -144,7 +173,9 @@ def exact_distribution(
     play can come back to a position on the path it is walking (a cycle: the answer is then a
     Markov chain's absorption probability, not a finite sum), or a path grows longer than
     ``max_depth`` actions (a game that can go on for a long time without repeating a
-    position). Add a ``stop`` rule that ends the walk earlier.
+    position). Add a ``stop`` rule that ends the walk earlier. With ``deadline`` (a
+    :func:`time.monotonic` reading) a walk still going then raises :class:`WalkOutOfTime`,
+    so that a caller with a time budget loses at most that much to an attempt that fails.
     """
     if key is None or key is True:
         key = State.key
@@ -170,6 +201,8 @@ def exact_distribution(
     def walk(s: State, depth: int) -> tuple[dict[Hashable, int], int]:
         nonlocal nodes
         nodes += 1
+        if deadline is not None and not nodes % CHECK_EVERY:
+            check_deadline(deadline, "the exact walk")
         if nodes > max_nodes:
             raise RuntimeError(f"the game tree has more than {max_nodes} nodes; add a stop rule")
         if depth > limit:
