@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/bench_playouts.py            # about a minute and a half
     python benchmarks/bench_playouts.py --quick    # a few seconds, to check that it runs
     python benchmarks/bench_playouts.py --random-only --against DIR
+    python benchmarks/bench_playouts.py --pairs DIR  # today against checkout DIR, same run
 
 A *playout* plays a game to its end from the start through the public protocol
 (:func:`coronas.engine.play`: ``legal_actions``, ``apply`` with its checks and undo record,
@@ -20,7 +21,10 @@ games before timing starts (a search fills them in its first playouts).
 ``--against DIR`` imports coronas from the checkout ``DIR`` instead of this one (with
 ``--random-only``, which needs nothing newer than the engine): the way to time an older
 engine on the same machine. :data:`BEFORE` is such a figure, recorded before Corona de
-Hierro's engine was made faster; the table sets today's figure beside it.
+Hierro's engine was made faster; the table sets today's figure beside it. A figure recorded
+in another run met another load on the machine, so ``--pairs DIR`` compares in one run:
+fresh processes of this checkout and of ``DIR`` in turns, each playing the same seeded games
+(:func:`seeded_games`), and the ratio of each pair.
 
 Targets: Corona de Hierro's random playouts at least 2x :data:`BEFORE` in actions per second;
 each light policy's playout at most 3x the time of a random playout of the same game; the light
@@ -32,6 +36,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
+import subprocess
 import sys
 import time
 from typing import Any
@@ -70,6 +76,54 @@ def playouts(
             return actions, games, elapsed
 
 
+def seeded_games(game_cls: type, players: int, games: int) -> tuple[int, float]:
+    """Games with seeds 0 to ``games - 1``, uniform random play seeded alike: (actions, CPU
+    seconds). The same games on any engine that lists and plays as this one does."""
+    from coronas.engine import RandomBot, play
+
+    actions = 0
+    start = time.process_time()
+    for seed in range(games):
+        state = play(game_cls(players=players, seed=seed).new_initial_state(), RandomBot(), seed)
+        actions += len(state.history)
+    return actions, time.process_time() - start
+
+
+def pairs(against: str, rounds: int, games: int) -> int:
+    """Corona de Hierro's random playouts of this checkout against checkout ``against``, in
+    turns, ``rounds`` times: a fresh process each, the same seeded games, CPU time of the
+    games alone (imports left out)."""
+    here = [sys.executable, __file__, "--seeded-games", str(games)]
+    rows = []
+    ratios = []
+    for r in range(rounds):
+        got = {}
+        for label, extra in (("before", ["--against", against]), ("today", [])):
+            run = subprocess.run([*here, *extra], capture_output=True, text=True, check=True)
+            actions, cpu = run.stdout.split()[-2:]
+            got[label] = (int(actions), float(cpu))
+        if got["before"][0] != got["today"][0]:
+            raise SystemExit(
+                f"the seeded games differ: {got['before'][0]} actions before, "
+                f"{got['today'][0]} today"
+            )
+        before, today = (got[k][0] / got[k][1] for k in ("before", "today"))
+        ratios.append(today / before)
+        rows.append([f"{r + 1}", f"{before:,.0f}", f"{today:,.0f}", f"{today / before:.2f}"])
+    print(
+        f"Corona de Hierro, 3 players, random playouts of {games} seeded games "
+        f"({got['today'][0]} actions), {against} against this checkout, in turns:"
+    )
+    print()
+    print(_machine.table(["pair", "before (actions/s)", "today (actions/s)", "ratio"], rows))
+    print()
+    print(
+        f"ratio today / before: median {statistics.median(ratios):.2f}, "
+        f"min {min(ratios):.2f}, max {max(ratios):.2f} ({rounds} pairs)"
+    )
+    return 0
+
+
 def match(game_cls: type, players: int, light: Any, games: int) -> tuple[float, int]:
     """``games`` seeded games of one light seat (rotated) against random seats: the light
     seat's wins (a shared win counts 1/k) and the number of games."""
@@ -94,13 +148,28 @@ def main(argv: list[str] | None = None) -> int:
         "--random-only", action="store_true", help="Corona de Hierro's random playouts alone"
     )
     parser.add_argument("--against", metavar="DIR", help="import coronas from checkout DIR")
+    parser.add_argument(
+        "--pairs",
+        metavar="DIR",
+        help="Corona de Hierro's random playouts against checkout DIR, in turns, in this run",
+    )
+    parser.add_argument("--rounds", type=int, default=7, help="pairs for --pairs (7)")
+    parser.add_argument("--games", type=int, default=60, help="seeded games a run (60)")
+    parser.add_argument("--seeded-games", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.pairs:
+        return pairs(args.pairs, args.rounds, args.games)
     if args.against:
         sys.path.insert(0, args.against)
     else:
         _machine.ensure_importable()
     import coronas
     from coronas.engine import RandomBot, available_games
+
+    if args.seeded_games is not None:  # one side of --pairs
+        actions, cpu = seeded_games(available_games()["hierro"], 3, args.seeded_games)
+        print(actions, cpu)
+        return 0
 
     rounds, slice_s = (1, 0.3) if args.quick else (6, 1.5)
     match_games = 6 if args.quick else 40
