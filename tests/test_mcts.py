@@ -510,3 +510,14 @@ def test_search_bots_travel_to_worker_processes():
     one = simulate(factory, bots, 4, seed=3, progress=False, chunk_size=2)
     two = simulate(factory, bots, 4, seed=3, progress=False, jobs=2, chunk_size=2)
     assert one.records == two.records
+
+
+@pytest.mark.parametrize("spec", ["policy:\u0665", "policy:1_0", "policy:1e1", "policy:"])
+def test_the_policy_bots_temperature_is_read_in_plain_digits_too(spec):
+    from coronas.batalla import Game
+
+    assert Game.bot("policy:0.5").temperature == 0.5
+    with pytest.raises(ValueError, match=r"expected a temperature from 0 to 100 .* digits 0-9"):
+        Game.bot(spec)
+    with pytest.raises(ValueError, match="from 0 to 100"):
+        Game.bot("policy:101")

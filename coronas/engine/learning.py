@@ -510,12 +510,15 @@ class PolicyBot:
 
     @classmethod
     def from_spec(cls, text: str) -> PolicyBot:
-        """``policy:0.5``: a temperature."""
-        try:
-            temperature = float(text)
-        except ValueError:
-            raise ValueError(f"expected a temperature such as 0.5, got {text!r}") from None
-        return cls(temperature)
+        """``policy:0.5``: a temperature from 0 to 100, in the digits 0-9 (``float`` alone
+        would also take ``1_0``, ``1e1`` and other scripts' digits)."""
+        import re
+
+        if not re.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{0,12})?|\.[0-9]{1,12}", text.strip(), re.ASCII):
+            raise ValueError(
+                f"expected a temperature from 0 to 100 such as 0.5, in the digits 0-9, got {text!r}"
+            )
+        return cls(float(text))
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         legal = state.legal_actions()
