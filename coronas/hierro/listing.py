@@ -6,7 +6,9 @@ says why an action is refused); this module lists the actions those rules allow 
 trying every candidate, since listing is most of the work of a random playout. It hands out
 action instances built once per board (:class:`~coronas.hierro.tables.BoardInfo`) or once per
 hand of cards. The tests hold the list equal to the rules: the same actions as
-``legal_by_rules()`` and as every candidate whose ``_reason`` is None.
+``legal_by_rules()`` and as every candidate whose ``_reason`` is None, and seeded games list
+the same actions in the same order as recorded. Each block below names the rule functions it
+follows: a change to a rule is made there first, then here.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ class TurnListing:
         out: list[Any] = []
         add = out.append
         extend = out.extend
-        # Armies: moves, battles, assaults, Forced march.
+        # Armies: moves, battles, assaults, Forced march (rules: _r_move, _r_attack_army,
+        # _castle_assault_reason, _r_forced_march with _blocked and _march_reach).
         if armies:
             cavalry = "cavalry_charge" in kinds
             fortune = "good_fortune" in kinds
@@ -88,7 +91,7 @@ class TurnListing:
                             dests = reach[colour] = self._march_reach(city, p, k)
                         for dest in dests:
                             add(_act(actions.PlayForcedMarch, city, dest, k))
-        # Own castles: recruits, Resistance.
+        # Own castles: recruits, Resistance (_r_recruit, _r_resistance).
         resist = "resistance" in kinds
         recruits = self.pawns[p] > 0
         for c, o in owner.items() if recruits or resist else ():
@@ -102,7 +105,7 @@ class TurnListing:
                     for q in here:
                         if q != p:
                             add(info.resistance[c][q])
-        # Emissaries sent out, alliances asked.
+        # Emissaries sent out, alliances asked (_r_send, _r_request_alliance).
         at_castle = self.at_castle
         zone = self.zone
         if self.hand_em[p]:
@@ -133,7 +136,9 @@ class TurnListing:
             for q in range(n):
                 if q != p and (p, q) not in zone and (q, p) not in zone:
                     add(ask[q])
-        # Emissaries in castles: retrieve, ask for support, take hostages.
+        # Emissaries in castles: retrieve, ask for support, take hostages (_r_retrieve,
+        # _diplomacy_reason, _r_take_hostage); then the other emissaries called back, alliances
+        # accepted, hostages returned (_r_retrieve, _r_accept, _r_return_hostage).
         if at_castle:
             turn = self.turn
             fortune = "good_fortune" in kinds
@@ -170,7 +175,8 @@ class TurnListing:
             back = info.return_hostage
             for o in sorted({o for h, o in self.hostages if h == p}):
                 add(back[o])
-        # Cards: take, draw, discard, play.
+        # Cards: take, draw, discard, play (_r_take_card, _r_discard, and each card's rule in
+        # legality._REASONS).
         if len(hand) < r.hand_limit:
             decks = self.decks
             many = self.shields[p] >= r.draw_many_cost
