@@ -32,8 +32,12 @@ games against a bot bounded on both sides still leave plausible (one-sided, 97.5
 ``400 log10(p / (1 - p))`` with ``p = 0.025^(1/n)``) added to that bot's own lower bound, the
 largest over such opponents: 12 wins of 12 against the anchor say "at least +178". A bot that
 never beat the anchor's side is bounded the same way from above; a bot with no chain of games
-to the anchor is not bounded at all. The printed table says "at least", "at most" or "not
-bounded", and marks with ``*`` the points that only the prior holds.
+to the anchor is not bounded at all. The same holds inside the bootstrap: a resample in which
+a bot won every game bounds nothing above it, so it counts as no limit, not as the prior's
+number, and if more than 2.5% of the resamples are such, the interval is open on that side
+(9 wins and 1 loss: a resample is 10 of 10 with chance 0.9^10 = 35%, so "at least ..."). The
+printed table says "at least", "at most" or "not bounded", and marks with ``*`` the points that
+only the prior holds.
 The anchor's row reads "anchor": 0 by definition, not a measurement.
 
 One bot is the **anchor**, fixed at 0 Elo (by default ``random`` when it plays, else the first
@@ -149,6 +153,7 @@ class Ratings:
     pairs: int
     resamples: int
     prior: float = 0.5
+    prior_held: tuple[bool, ...] = ()
 
     def interval_text(self, i: int) -> str:
         """Bot ``i``'s interval in words: ``+120 to +310``, ``at least +178``, ``at most
@@ -165,8 +170,10 @@ class Ratings:
         return f"{low:+.0f} to {high:+.0f}"
 
     def held_by_prior(self, i: int) -> bool:
-        """Whether bot ``i``'s point rating is finite only because of the prior: its results
+        """Whether bot ``i``'s point rating is finite only because of the prior: the results
         bound it on one side or none (a whitewash)."""
+        if self.prior_held:
+            return self.prior_held[i]
         return math.isinf(self.low[i]) or math.isinf(self.high[i])
 
     def rows(self) -> list[dict[str, Any]]:
@@ -313,19 +320,30 @@ def bradley_terry(
     samples: list[list[float]] = [[] for _ in range(n)]
     for _ in range(resamples):
         drawn = [r for _ in per_game for r in per_game[rng.randrange(len(per_game))]]
+        capped, floored = _limits(n, a, drawn)
         for i, value in enumerate(elo(drawn)):
-            samples[i].append(value)
+            if i in capped and i in floored:
+                samples[i].append(value)
+            elif i in floored:  # unbeaten in this resample: its rating has no upper limit
+                samples[i].append(math.inf)
+            elif i in capped:  # never won in it: no lower limit
+                samples[i].append(-math.inf)
+            # neither: the resample holds no chain of games to the anchor, so it says nothing
 
     def quantile(values: list[float], q: float) -> float:
         values = sorted(values)
         pos = q * (len(values) - 1)
         lo = math.floor(pos)
         hi = min(lo + 1, len(values) - 1)
+        if math.isinf(values[hi]) and values[hi] > 0 and pos > lo:
+            return values[hi]  # between a number and no limit: no limit
+        if math.isinf(values[lo]) or values[lo] == values[hi]:
+            return values[lo]
         return values[lo] + (values[hi] - values[lo]) * (pos - lo)
 
     low = [quantile(s, 0.025) if s else p for s, p in zip(samples, point, strict=True)]
     high = [quantile(s, 0.975) if s else p for s, p in zip(samples, point, strict=True)]
-    _one_sided(n, a, flat, low, high)
+    held = _one_sided(n, a, flat, low, high)
     return Ratings(
         labels=labels,
         elo=tuple(point),
@@ -336,30 +354,30 @@ def bradley_terry(
         pairs=len(flat),
         resamples=resamples,
         prior=prior,
+        prior_held=tuple(i in held for i in range(n)),
     )
 
 
-def _one_sided(
-    n: int, anchor: int, results: list[tuple[int, int, float]], low: list[float], high: list[float]
-) -> None:
-    """Replace, in place, the bootstrap bounds the data do not set (see the module's notes).
+def _limits(
+    n: int, anchor: int, results: list[tuple[int, int, float]]
+) -> tuple[set[int], set[int]]:
+    """``(capped, floored)``: the bots whose rating ``results`` bound above, and below.
 
     A rating is bounded above only if a chain of wins leads from the anchor to the bot (the
     anchor beat x, ..., y beat the bot; a draw counts both ways), and below only if one leads
-    from the bot to the anchor. An open side becomes infinite; the other side of a one-sided
-    interval is the whitewash gap of its games against a bot bounded on both sides."""
+    from the bot to the anchor."""
     beat: list[set[int]] = [set() for _ in range(n)]
-    met: dict[tuple[int, int], int] = {}
+    beaten_by: list[set[int]] = [set() for _ in range(n)]
     for a, b, score in results:
         if score > 0:
             beat[a].add(b)
+            beaten_by[b].add(a)
         if score < 1:
             beat[b].add(a)
-        met[a, b] = met.get((a, b), 0) + 1
-        met[b, a] = met.get((b, a), 0) + 1
+            beaten_by[a].add(b)
 
-    def reach(start: int, edges: list[set[int]]) -> set[int]:
-        seen, todo = {start}, [start]
+    def reach(edges: list[set[int]]) -> set[int]:
+        seen, todo = {anchor}, [anchor]
         while todo:
             for nxt in edges[todo.pop()]:
                 if nxt not in seen:
@@ -367,16 +385,29 @@ def _one_sided(
                     todo.append(nxt)
         return seen
 
-    beaten_by = [{a for a in range(n) if b in beat[a]} for b in range(n)]
-    capped = reach(anchor, beat)  # a chain of wins from the anchor reaches them
-    floored = reach(anchor, beaten_by)  # they reach the anchor by a chain of wins
+    return reach(beat), reach(beaten_by)
+
+
+def _one_sided(
+    n: int, anchor: int, results: list[tuple[int, int, float]], low: list[float], high: list[float]
+) -> set[int]:
+    """Replace, in place, the bounds the data do not set (see the module's notes), and return
+    the bots whose point rating only the prior holds finite.
+
+    An open side becomes infinite; the other side of a one-sided interval is the whitewash
+    gap of the bot's games against a bot bounded on both sides, from that bot's bound."""
+    capped, floored = _limits(n, anchor, results)
     both = capped & floored
-    for i in range(n):
-        if i in both:
-            continue
+    met: dict[tuple[int, int], int] = {}
+    for a, b, _ in results:
+        met[a, b] = met.get((a, b), 0) + 1
+        met[b, a] = met.get((b, a), 0) + 1
+    held = set(range(n)) - both
+    for i in held:
         low[i], high[i] = -math.inf, math.inf
         gaps = [(j, met[i, j]) for j in both if (i, j) in met]
         if i in floored:  # unbeaten by the anchor's group: at least its gap above them
             low[i] = max((low[j] + whitewash_gap(k) for j, k in gaps), default=-math.inf)
         elif i in capped:  # never beat them: at most its gap below them
             high[i] = min((high[j] - whitewash_gap(k) for j, k in gaps), default=math.inf)
+    return held

@@ -111,7 +111,7 @@ def test_a_bot_that_never_won_gets_an_upper_bound_and_an_unlinked_bot_none():
     assert r.high[0] == pytest.approx(-whitewash_gap(20), abs=1e-9)
     assert r.interval_text(0) == "at most -277"
     # bots 2 and 3 only ever played each other: nothing ties them to the anchor
-    games = [duel(0, 1)] * 3 + [duel(1, 0)] * 2 + [duel(2, 3), duel(3, 2)]
+    games = [duel(0, 1)] * 30 + [duel(1, 0)] * 20 + [duel(2, 3), duel(3, 2)]
     r = bradley_terry(games, ["a", "random", "c", "d"], resamples=50)
     assert r.interval_text(2) == r.interval_text(3) == "not bounded"
     assert not r.held_by_prior(0) and math.isfinite(r.low[0]) and math.isfinite(r.high[0])
@@ -130,3 +130,18 @@ def test_a_plot_of_one_sided_intervals_draws_an_arrow_on_the_open_side():
     import matplotlib.pyplot as plt
 
     plt.close(fig)
+
+
+def test_a_resample_that_is_a_whitewash_counts_as_no_limit_not_as_the_priors_number():
+    # 9 wins, 1 loss: a resample of the 10 games is 10-0 with chance 0.9^10 = 35%, far above
+    # 2.5%, so the data do not cap the rating at 95%; the prior's 10-0 figure, 400 log10(21),
+    # must not appear as the upper bound
+    r = bradley_terry([duel(0, 1)] * 9 + [duel(1, 0)], ["mcts", "random"], seed=2, resamples=400)
+    assert r.high[0] == math.inf and math.isfinite(r.low[0]) and r.low[0] < r.elo[0]
+    assert r.interval_text(0).startswith("at least ")
+    assert not r.held_by_prior(0)  # one loss bounds the point: no *, no note
+    assert "*" not in str(r)
+    # 30 wins, 10 losses: a 40-0 resample has chance 0.75^40 = 1e-5; both bounds are numbers
+    r = bradley_terry([duel(0, 1)] * 30 + [duel(1, 0)] * 10, ["mcts", "random"], seed=2)
+    assert math.isfinite(r.low[0]) and math.isfinite(r.high[0])
+    assert r.high[0] != pytest.approx(400 * math.log10(40.5 / 0.5), abs=1)
