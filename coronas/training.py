@@ -135,6 +135,10 @@ class TrainingResult:
     calibration: list[tuple[str, int, float, float]]
     unfinished: int = 0
     notes: list[str] = field(default_factory=list)
+    held_out_positions: list[tuple[list, tuple]] = field(default_factory=list, repr=False)
+    """The held-out positions: each seat's value features and the win shares."""
+    held_out_choices: list[tuple[list, list[int]]] = field(default_factory=list, repr=False)
+    """The held-out greedy decisions: each action's features and the one taken."""
 
     def report(self) -> str:
         """The figures, as text."""
@@ -286,4 +290,11 @@ def train(
     )
     table = calibration([value.shares(rows) for rows, _, _ in v_test], [w for *_, w in v_test])
     unfinished = sum(not g.ended for g in results)
-    return TrainingResult(value, prior, table, unfinished)
+    return TrainingResult(
+        value,
+        prior,
+        table,
+        unfinished,
+        held_out_positions=[(rows, won) for rows, _, won in v_test],
+        held_out_choices=c_test,
+    )

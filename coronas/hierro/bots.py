@@ -22,9 +22,17 @@ import random
 from typing import Any
 
 from coronas.engine import MCTSBot, RandomBot
+from coronas.engine.learning import PolicyBot
 from coronas.engine.mcts import tuned
 from coronas.hierro import actions
-from coronas.hierro.playout import SEARCH, LightBot, battle_odds, card_value, distances
+from coronas.hierro.playout import (
+    CONSTANT_SCORES,
+    SEARCH,
+    LightBot,
+    battle_odds,
+    card_value,
+    distances,
+)
 from coronas.hierro.state import ROME, HierroState
 
 __all__ = ["BOTS", "GreedyBot", "LightBot", "MCTSBot", "RandomBot", "Seen"]
@@ -147,8 +155,9 @@ class GreedyBot:
             win = battle_odds(r, mine, theirs, cavalry)
             allied = 4.0 if seen.allied(p, a.defender) else 0.0
             return 4.0 * win - 2.5 * (1 - win) + (r.cavalry_vp * win if cavalry else 0) - allied
-        if isinstance(a, actions.Recruit | actions.PlayLoyalVassal):
-            return 2.5
+        constant = CONSTANT_SCORES.get(type(a))
+        if constant is not None:  # the same values as the light player's
+            return constant
         if isinstance(a, actions.SendEmissary):
             if a.to == ROME:
                 return 2.2
@@ -156,8 +165,6 @@ class GreedyBot:
             if target is None:
                 return 0.3  # barbarian insurance
             return 2.0 * _p_ge(r.diplomacy_die(legit[p]), target)
-        if isinstance(a, actions.PlayBishop | actions.PlaySecretPact):
-            return 3.5
         if isinstance(a, actions.PlayKingIsDead):
             return 3.0 if legit[p] == max(legit) else -1.0
         if isinstance(a, actions.PlayPope):
@@ -166,18 +173,8 @@ class GreedyBot:
         if isinstance(a, actions.PlayInvasion):
             people = obs["magyars"] if a.card.startswith("magyar") else obs["saracens"]
             return 2.0 if p in people else -1.0
-        if isinstance(a, actions.PlayResistance):
-            return 2.0
-        if isinstance(a, actions.PlaySpy | actions.PlayHostage | actions.TakeHostage):
-            return 0.8
-        if isinstance(a, actions.AcceptAlliance):
-            return 1.8
-        if isinstance(a, actions.TakeCard | actions.DrawCards):
-            return 1.0 + (0.3 if isinstance(a, actions.DrawCards) else 0)
         if isinstance(a, actions.Move | actions.PlayForcedMarch):
             return _move_value(seen, p, a)
-        if isinstance(a, actions.ReturnHostage):
-            return -0.5
         if isinstance(a, actions.DiscardCard):
             return 0.1 - card_value(a.card) / 10
         if isinstance(a, actions.SpyDiscard):  # the rival's card worth most goes
@@ -277,5 +274,11 @@ def _move_value(seen: Seen, p: int, a: Any) -> float:
     return 0.4 + (before - after) * (0.6 + size_bonus)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "light": LightBot, "mcts": tuned(SEARCH)}
+BOTS = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "light": LightBot,
+    "mcts": tuned(SEARCH),
+    "policy": PolicyBot,
+}
 """The bots by name (used by ``coronas play`` and ``coronas simulate``)."""

@@ -31,10 +31,12 @@ import networkx as nx
 from coronas.dice import exact_fractions
 from coronas.engine.evaluation import logistic_shares, win_shares
 from coronas.hierro import actions, odds
+from coronas.hierro.features import FEATURES, features, value_features
 from coronas.hierro.rules import DIE_COLOURS, Rules, card_kind
 from coronas.hierro.state import MAGYARS, ROME, SARACENS, BoardInfo, HierroState
 
 __all__ = [
+    "CONSTANT_SCORES",
     "FEATURES",
     "PLAYOUT",
     "SEARCH",
@@ -43,8 +45,10 @@ __all__ = [
     "battle_odds",
     "card_value",
     "distances",
+    "earlier_evaluate",
     "evaluate",
     "features",
+    "light_scores",
     "settled",
 ]
 
@@ -55,15 +59,13 @@ pending), and scored by :func:`evaluate`; a small exploration constant; 600 simu
 decision, within half a second on one core (played to the end, 200 simulations took 1.5 s).
 How each was chosen, match by match, is in docs/performance.md."""
 
-FEATURES = ("castles", "cards", "emissaries", "legitimacy", "pawns", "to_move")
-"""What :func:`evaluate` reads of each seat, all public (:func:`features`)."""
 WEIGHTS = (0.116, 0.202, 0.176, 0.147, 0.149, 0.070)
-"""The weight of each of :data:`FEATURES` in a seat's strength, in nats of odds of winning:
-the maximum-likelihood fit (:func:`~coronas.engine.evaluation.fit_weights`) to positions of
-4000 seeded games between greedy and light players (``python benchmarks/fit_evaluation.py
-hierro``; the fit and how well it predicts are in docs/performance.md). A level of
-legitimacy is worth 1.3 castle VP, a pawn on the board 1.3; the legitimacy band's VP and a
-lone leader's crown, which ``scores()`` counts, add nothing the level does not already say."""
+"""The earlier fitted weight of each of :data:`FEATURES` in a seat's strength, in nats of odds
+of winning: the maximum-likelihood fit (:func:`~coronas.engine.evaluation.fit_weights`) to
+positions of 4000 seeded games between greedy and light players (``python
+benchmarks/fit_evaluation.py hierro``). The shipped value model (``data/value_model.json``)
+took its place in :func:`evaluate`; these weights are its baseline (:func:`earlier_evaluate`).
+"""
 
 
 def settled(state: HierroState) -> bool:
@@ -73,33 +75,31 @@ def settled(state: HierroState) -> bool:
     return state.step in ("play", "over")
 
 
-def features(state: HierroState) -> list[tuple[int, ...]]:
-    """Each seat's :data:`FEATURES`, from public information only: VP of its castles by noble
-    family, VP of the cards it has played, VP of its free emissaries (1 unless one is held
-    hostage), its level of legitimacy, its pawns on the board, and 1 for the seat to move."""
-    pawns = state.rules.army_pawns
-    return [
-        (
-            row["castles"],
-            row["cards"],
-            row["emissaries"],
-            state.legit[p],
-            pawns - state.pawns[p],
-            int(p == state.player),
-        )
-        for p, row in enumerate(state.public_scores())
-    ]
-
-
 def evaluate(state: HierroState) -> tuple[float, ...]:
-    """Each seat's estimated chance of winning, from public information only.
-
-    A seat's strength is ``WEIGHTS . features(state)`` (:data:`WEIGHTS`, :func:`features`),
-    and the shares follow the logistic model the weights were fitted in
-    (:func:`~coronas.engine.evaluation.logistic_shares` with a scale of 1): the chance each
-    seat would win if greedy players played on from here. At the end of the game: the exact
-    shares of the winners.
+    """Each seat's estimated chance of winning, from public information only: the shipped
+        value model (:func:`coronas.engine.learning.Learning.value_model`, fitted by ``coronas
+        train hierro``), the softmax over seats of its weights times
+    :func:`~coronas.hierro.features.value_features`; the chance
+        each seat would win if the players of its training games played on from here. At the end
+        of the game: the exact shares of the winners.
     """
+    if state.is_terminal():
+        return win_shares(state)
+    model = _MODEL[0]
+    if model is None:
+        from coronas.hierro.features import LEARNING
+
+        model = _MODEL[0] = LEARNING.value_model()
+    return model.shares(value_features(state))
+
+
+_MODEL: list[Any] = [None]  # the shipped value model, read at the first evaluation
+
+
+def earlier_evaluate(state: HierroState) -> tuple[float, ...]:
+    """The evaluation before the shipped value model: :data:`WEIGHTS` times
+    :func:`features`, through :func:`~coronas.engine.evaluation.logistic_shares` with a scale
+    of 1 (the value model's baseline)."""
     if state.is_terminal():
         return win_shares(state)
     strengths = [sum(w * x for w, x in zip(WEIGHTS, row, strict=True)) for row in features(state)]
@@ -179,6 +179,21 @@ class LightBot:
 
     def __repr__(self) -> str:
         return f"LightBot(epsilon={self.epsilon})"
+
+
+def light_scores(state: HierroState, legal: list[Any] | tuple[Any, ...]) -> list[float]:
+    """The light player's score of each of ``legal`` (the move prior's first feature): at a
+    turn, :data:`_SCORES`; a reroll 1; a card kept or spied on, its :func:`card_value`;
+    anything else 0."""
+    step = state.step
+    if step == "play":
+        view = _View(state)
+        return [_SCORES.get(type(a), _zero)(view, a) for a in legal]
+    if step == "reroll":
+        return [1.0 if isinstance(a, actions.Reroll) else 0.0 for a in legal]
+    if step in ("keep", "spy"):
+        return [card_value(a.card) if hasattr(a, "card") else 0.0 for a in legal]
+    return [0.0] * len(legal)
 
 
 class _View:
@@ -270,30 +285,37 @@ def _constant(value: float) -> Any:
 
 _zero = _constant(0.0)
 
+CONSTANT_SCORES: dict[type, float] = {
+    actions.Recruit: 2.5,
+    actions.PlayLoyalVassal: 2.5,
+    actions.PlayBishop: 3.5,
+    actions.PlaySecretPact: 3.5,
+    actions.PlayResistance: 2.0,
+    actions.PlaySpy: 0.8,
+    actions.PlayHostage: 0.8,
+    actions.TakeHostage: 0.8,
+    actions.AcceptAlliance: 1.8,
+    actions.TakeCard: 1.0,
+    actions.DrawCards: 1.3,
+    actions.ReturnHostage: -0.5,
+}
+"""The score of each kind of turn action whose worth does not depend on the position: the
+greedy player's values (:meth:`coronas.hierro.bots.GreedyBot.score` reads them here), kept
+once for both players and the move prior's features."""
+
 _SCORES: dict[type, Any] = {
+    **{kind: _constant(value) for kind, value in CONSTANT_SCORES.items()},
     actions.AttackCastle: _assault,
     actions.PlayGoodFortune: _assault,
     actions.RequestSupport: _support,
     actions.AttackArmy: _battle,
     actions.PlayCavalryCharge: _battle,
-    actions.Recruit: _constant(2.5),
-    actions.PlayLoyalVassal: _constant(2.5),
     actions.SendEmissary: _send,
-    actions.PlayBishop: _constant(3.5),
-    actions.PlaySecretPact: _constant(3.5),
     actions.PlayKingIsDead: _king_is_dead,
     actions.PlayPope: _pope,
     actions.PlayInvasion: _invasion,
-    actions.PlayResistance: _constant(2.0),
-    actions.PlaySpy: _constant(0.8),
-    actions.PlayHostage: _constant(0.8),
-    actions.TakeHostage: _constant(0.8),
-    actions.AcceptAlliance: _constant(1.8),
-    actions.TakeCard: _constant(1.0),
-    actions.DrawCards: _constant(1.3),
     actions.Move: _move,
     actions.PlayForcedMarch: _move,
-    actions.ReturnHostage: _constant(-0.5),
     actions.DiscardCard: lambda v, a: 0.1 - card_value(a.card) / 10,
 }
 """The policy's score of each kind of turn action (the greedy player's values)."""

@@ -16,7 +16,16 @@ from coronas.engine.actions import jsonable
 from coronas.engine.mcts import game_defaults
 from coronas.hierro import AttackCastle, Game
 from coronas.hierro.bots import BOTS
-from coronas.hierro.playout import FEATURES, PLAYOUT, WEIGHTS, LightBot, evaluate, features
+from coronas.hierro.features import LEARNING, value_features
+from coronas.hierro.playout import (
+    FEATURES,
+    PLAYOUT,
+    WEIGHTS,
+    LightBot,
+    earlier_evaluate,
+    evaluate,
+    features,
+)
 
 from ..playouts import check_shares_along_a_game, light_wins, play_legally
 from .helpers import BLUE, GREEN, RED, position
@@ -142,10 +151,10 @@ def test_evaluate_ranks_a_winning_position_above_a_losing_one():
     assert shares[GREEN] == pytest.approx(shares[BLUE])
 
 
-def test_evaluate_counts_each_level_of_legitimacy():
+def test_earlier_evaluate_counts_each_level_of_legitimacy():
     """Red and green two levels above blue, all three in the yellow band (levels 5 to 9) and
-    otherwise alike, red to move. Strengths are WEIGHTS . features: red leads blue by
-    2 L + T (L a level's weight, T the move's), green by 2 L, so the shares are
+    otherwise alike, red to move. The earlier evaluation's strengths are WEIGHTS . features:
+    red leads blue by 2 L + T (L a level's weight, T the move's), green by 2 L, so the shares are
     e^(2L+T), e^(2L) and 1 over their sum, worked out by hand from the logistic model; the
     band, the same for all three, and a lone leader's crown count for nothing."""
     weight = dict(zip(FEATURES, WEIGHTS, strict=True))
@@ -153,12 +162,26 @@ def test_evaluate_counts_each_level_of_legitimacy():
     even = position(legitimacy=[6, 6, 6])
     assert even.player == RED
     one = math.exp(move)
-    assert evaluate(even) == pytest.approx((one / (one + 2), 1 / (one + 2), 1 / (one + 2)))
+    assert earlier_evaluate(even) == pytest.approx((one / (one + 2), 1 / (one + 2), 1 / (one + 2)))
     ahead = position(legitimacy=[8, 8, 6])
     r, g = math.exp(2 * level + move), math.exp(2 * level)
-    assert evaluate(ahead) == pytest.approx((r / (r + g + 1), g / (r + g + 1), 1 / (r + g + 1)))
+    assert earlier_evaluate(ahead) == pytest.approx(
+        (r / (r + g + 1), g / (r + g + 1), 1 / (r + g + 1))
+    )
     lone = position(legitimacy=[9, 8, 6])  # red alone on top: scores() would crown it
-    assert evaluate(lone)[RED] / evaluate(lone)[GREEN] == pytest.approx(math.exp(level + move))
+    assert earlier_evaluate(lone)[RED] / earlier_evaluate(lone)[GREEN] == pytest.approx(
+        math.exp(level + move)
+    )
+
+
+def test_evaluate_is_the_shipped_value_model():
+    """evaluate is the shipped value model over the value features (the earlier six, the
+    hand and the public VP lead); it too puts red, two levels up and to move, first."""
+    model = LEARNING.value_model()
+    ahead = position(legitimacy=[8, 8, 6])
+    assert evaluate(ahead) == pytest.approx(model.shares(value_features(ahead)))
+    assert model.names[: len(FEATURES)] == FEATURES
+    assert evaluate(ahead)[RED] > evaluate(ahead)[GREEN] > evaluate(ahead)[BLUE]
 
 
 def test_features_are_what_the_table_sees():
