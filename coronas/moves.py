@@ -20,7 +20,7 @@ from typing import Any
 
 from coronas.engine.state import State
 from coronas.intervals import independent_difference, paired_difference, share_interval
-from coronas.runner import DEFAULT_MAX_STEPS
+from coronas.runner import DEFAULT_MAX_STEPS, Task
 from coronas.winchances import (
     Budget,
     FromPosition,
@@ -30,7 +30,7 @@ from coronas.winchances import (
     describe_bots,
     exact_allowed,
     exact_win_chances,
-    game_cost,
+    play_batch,
     seat_bots,
     view_of,
 )
@@ -162,9 +162,10 @@ def rank_actions(
 
     ``time`` bounds the whole call, as for :func:`win_chances`: the exact attempts, one
     action after another, share :data:`~coronas.winchances.EXACT_SHARE` of it and stop at
-    the first action that cannot be walked; the games then get the rest, a first round of
-    one game an action measuring what a game costs and later rounds cut to what fits (fewer
-    games an action, and wider intervals, when time is short). At least one round is played.
+    the first action that cannot be walked; the games then get the rest, played in pieces,
+    the first of one game an action (a worker) measuring what they cost, and no piece
+    started that would not end in time (fewer games an action, and wider intervals, when
+    time is short). At least one game an action is played.
 
     ``common`` plays every action on the same seeded games (common random numbers) and
     compares each with the best game by game; without it each action gets games of its own
@@ -243,24 +244,25 @@ def rank_actions(
     played = [0] * len(actions)
     per_game: list[list[Fraction | None]] = [[] for _ in actions]
     result = None
-    clock = budget.clock
-    cost: float | None = None  # seconds a game takes on one worker, once measured
+    cost: float | None = None  # seconds a game an action takes on one worker, once measured
+    batches: list[list[Task]] = []  # the batch's tasks, by action
+
+    def play(lo: int, hi: int) -> None:
+        for i, action in enumerate(actions):
+            got = runs.play(FromPosition(state, viewer, action), batches[i][lo:hi])
+            totals[i] += got.totals[mover]
+            squares[i] += got.squares[mover]
+            played[i] += got.ended
+            per_game[i] += [None if g is None else g[mover] for g in got.per_game]
+
     with Games(seated, seed, executor, jobs, max_steps) as runs:
         size = batch * jobs
         while True:
-            n = budget.next_batch(min(played), size, cost, jobs)
+            n = budget.next_batch(min(played), size)
             tasks = runs.draw(n)
-            began = clock()
-            for i, action in enumerate(actions):
-                if not common and i:
-                    tasks = runs.draw(n)  # games of its own
-                got = runs.play(FromPosition(state, viewer, action), tasks)
-                totals[i] += got.totals[mover]
-                squares[i] += got.squares[mover]
-                played[i] += got.ended
-                per_game[i] += [None if g is None else g[mover] for g in got.per_game]
-            # n games an action, each action's on up to ``jobs`` workers at a time
-            cost = game_cost(clock() - began, n, jobs)
+            # the same games after every action, or (not common) games of its own
+            batches = [tasks if common or not i else runs.draw(n) for i in range(len(actions))]
+            done, cost = play_batch(budget, n, jobs, cost, play)
             if min(played) == 0:
                 raise RuntimeError(f"no game ended within {max_steps} steps after some action")
             intervals = [
@@ -287,5 +289,5 @@ def rank_actions(
             if on_update is not None:
                 on_update(result)
             widest = max((hi - lo) / 2 for lo, hi in intervals)
-            if budget.done(min(played), widest, cost):
+            if done < n or budget.done(min(played), widest, cost):
                 return result

@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -403,18 +403,24 @@ class Budget:
         share = EXACT_SECONDS if self.time is None else EXACT_SHARE * self.time
         return self.started + share
 
-    def next_batch(
-        self, played: int, batch: int, cost: float | None = None, parallel: int = 1
-    ) -> int:
-        """How many games to play next (in a ranking, games an action): ``batch``, no more
-        than ``games`` leaves, and with a time limit no more than fit in the time left at
-        ``cost`` seconds each (a game, or a game for every action) on ``parallel`` workers;
-        while the cost is unknown, one a worker. At least one."""
-        n = batch if self.games is None else min(batch, self.games - played)
-        if self.time is not None:
-            fit = parallel if cost is None else int(self.remaining() / cost) * parallel
-            n = min(n, fit)
-        return max(1, n)
+    def next_batch(self, played: int, batch: int) -> int:
+        """How many games to draw for the next batch (in a ranking, games an action):
+        ``batch``, no more than ``games`` leaves. The batches' ends, where the figures are
+        shown and ``precision`` is checked, do not depend on the clock, so a run stopped by
+        precision is the same on any machine; the time is kept within a batch
+        (:func:`play_batch`)."""
+        return batch if self.games is None else max(1, min(batch, self.games - played))
+
+    def piece(self, left: int, cost: float | None, parallel: int) -> int:
+        """How many of a batch's ``left`` games to play now: all of them without a time
+        limit; with one, as many as end in the time left at ``cost`` seconds each (a game,
+        or a game for every action) on ``parallel`` workers, 0 when not one more does, and
+        one a worker while the cost is unknown."""
+        if self.time is None:
+            return left
+        if cost is None:
+            return min(left, parallel)
+        return min(left, int(max(0.0, self.remaining()) / cost) * parallel)
 
     def done(self, played: int, half_width: float | None, cost: float | None = None) -> bool:
         """Whether to stop after ``played`` games: ``games`` reached, ``precision`` met, the
@@ -435,6 +441,32 @@ def game_cost(seconds: float, games: int, parallel: int) -> float:
     ``games`` of them that took ``seconds`` on ``parallel`` workers, at most ``parallel``
     at a time; never below a microsecond, so it always divides."""
     return max(1e-6, seconds * min(parallel, games) / max(1, games))
+
+
+def play_batch(
+    budget: Budget,
+    size: int,
+    parallel: int,
+    cost: float | None,
+    play: Callable[[int, int], None],
+) -> tuple[int, float | None]:
+    """Play a batch of ``size`` games (in a ranking, games an action) as ``play(lo, hi)``,
+    its games ``lo`` to ``hi - 1``: at once without a time limit; with one, in pieces
+    (:meth:`Budget.piece`), the first of one game a worker to measure what a game costs,
+    and no piece started that would not end in time. Returns how many were played (fewer
+    than ``size`` when time ran out: the run then stops) and the cost per game, as last
+    measured. With nothing measured yet (``cost`` None) one piece is always played: an
+    estimate needs a game."""
+    done = 0
+    while done < size:
+        n = budget.piece(size - done, cost, parallel)
+        if n <= 0:
+            break
+        began = budget.clock()
+        play(done, done + n)
+        cost = game_cost(budget.clock() - began, n, parallel)
+        done += n
+    return done, cost
 
 
 class BotError(RuntimeError):
@@ -569,10 +601,11 @@ def win_chances(
 
     ``time`` bounds the whole call: the clock starts before the exact attempt, which gives up
     after :data:`EXACT_SHARE` of it (:data:`EXACT_SECONDS` without a time limit), and the
-    games are then sized to end within the rest: a first batch of one game a worker measures
-    what a game costs, later batches are cut (below ``batch``) to what fits in the time left,
-    and none is started that would not end in time. At least one game is played, so a bot
-    slower than the whole budget overruns it.
+    games then have the rest: a batch is played in pieces, the first of one game a worker
+    measuring what a game costs, and no piece is started that would not end in time (the
+    last batch is then cut short: fewer games, wider intervals). The batches' ends, where
+    ``precision`` is checked, do not depend on the clock. At least one game is played, so a
+    bot slower than the whole budget overruns it.
 
     The games go through :func:`coronas.runner.run`: on ``executor`` (any
     :class:`concurrent.futures.Executor`, a dask client's included) or a process pool of
@@ -614,22 +647,26 @@ def win_chances(
         from tqdm.auto import tqdm
 
         bar = tqdm(total=games, desc="games from here", unit="game")
-    clock = budget.clock
     cost: float | None = None  # seconds a game takes on one worker, once measured
+    tasks: list[Task] = []
+
+    def play(lo: int, hi: int) -> None:
+        nonlocal played, unfinished
+        got = runs.play(start, tasks[lo:hi])
+        for p in range(n):
+            totals[p] += got.totals[p]
+            squares[p] += got.squares[p]
+        played += got.ended
+        unfinished += got.unfinished
+        if bar is not None:
+            bar.update(hi - lo)
+
     try:
         with Games(seated, seed, executor, jobs, max_steps) as runs:
             size = batch * jobs
             while True:
-                tasks = runs.draw(budget.next_batch(played + unfinished, size, cost, jobs))
-                began = clock()
-                got = runs.play(start, tasks)
-                cost = game_cost(clock() - began, len(tasks), jobs)
-                totals = [t + g for t, g in zip(totals, got.totals, strict=True)]
-                squares = [q + g for q, g in zip(squares, got.squares, strict=True)]
-                played += got.ended
-                unfinished += got.unfinished
-                if bar is not None:
-                    bar.update(len(tasks))
+                tasks = runs.draw(budget.next_batch(played + unfinished, size))
+                done, cost = play_batch(budget, len(tasks), jobs, cost, play)
                 if played:
                     result = from_counts(
                         names, totals, played, assumption, view, unfinished, squares
@@ -637,7 +674,7 @@ def win_chances(
                     if on_update is not None:
                         on_update(result)
                 width = result.half_width if result else None
-                if budget.done(played + unfinished, width, cost):
+                if done < len(tasks) or budget.done(played + unfinished, width, cost):
                     break
     finally:
         if bar is not None:
