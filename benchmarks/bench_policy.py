@@ -7,6 +7,7 @@ decision and the ratio policy / light (the aim: at most 3).
 
     python benchmarks/bench_policy.py            # all three games
     python benchmarks/bench_policy.py carolus
+    python benchmarks/bench_policy.py --quick    # 2 games of positions
 """
 
 from __future__ import annotations
@@ -54,7 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", default=["batalla", "carolus", "hierro"])
     parser.add_argument("--n", type=int, default=10, help="seeded games of positions (10)")
+    parser.add_argument("--quick", action="store_true", help="2 games of positions")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.n = 2
     _machine.ensure_importable()
     import importlib
 
