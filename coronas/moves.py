@@ -182,16 +182,14 @@ def rank_actions(
     if mover < 0:
         raise ValueError("rank_actions needs a decision: this state is a chance node or over")
     seated = seat_bots(state, bots)
-    if viewer is None and type(state).resample is not State.resample:
+    if viewer is None and state.game.has_secrets:
         viewer = mover
     view = view_of(state, viewer)
     names = [state.player_name(p) for p in range(state.num_players)]
     assumption = describe_bots(names, [bot_label(b) for b in seated])
     actions = list(state.legal_actions())
     if common is None:
-        from coronas.engine.mcts import game_defaults
-
-        common = game_defaults(state).common_random_numbers
+        common = state.game.spec().common_random_numbers
 
     odds: list[Any] = []  # each action's own dice odds, worked out once, at the first ranking
 

@@ -558,7 +558,7 @@ class Played:
 def view_of(state: State, viewer: int | None) -> str:
     names = [state.player_name(p) for p in range(state.num_players)]
     if viewer is None:
-        secrets = type(state).resample is not State.resample
+        secrets = state.game.has_secrets
         return "full information (every hidden card seen)" if secrets else "open position"
     if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < len(names):
         raise ValueError(f"viewer must be a seat from 0 to {len(names) - 1}, got {viewer!r}")
@@ -567,7 +567,7 @@ def view_of(state: State, viewer: int | None) -> str:
 
 def exact_allowed(state: State, viewer: int | None) -> bool:
     """An exact walk sees the true position: not for a viewer in a game with secrets."""
-    return viewer is None or type(state).resample is State.resample
+    return viewer is None or not state.game.has_secrets
 
 
 def win_chances(

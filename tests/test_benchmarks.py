@@ -34,18 +34,3 @@ def test_benchmark_runs_quickly_and_prints_a_table(script):
     table_rows = [line for line in out.stdout.splitlines() if line.startswith("|")]
     assert len(table_rows) >= 3, out.stdout  # a header, a rule and at least one row
     assert set(table_rows[1]) <= set("|-: ")
-
-
-def test_the_evaluation_fit_runs_and_prints_its_tables():
-    """A small fit (20 games): the weights and the log-loss of the held-out positions."""
-    script = BENCHMARKS[0].parent / "fit_evaluation.py"
-    out = subprocess.run(
-        [sys.executable, str(script), "hierro", "--games", "20", "--jobs", "1"],
-        capture_output=True,
-        text=True,
-        cwd=script.parent.parent,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
-    rows = [line.split("|")[1].strip() for line in out.stdout.splitlines() if line.startswith("|")]
-    assert {"castles", "legitimacy", "pawns", "the weights fitted"} <= set(rows)

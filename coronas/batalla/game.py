@@ -181,6 +181,21 @@ class BatallaGame(Game):
         super().__init__(players=players, seed=seed, rules=rules)
         self.position = None if position is None else check_position(position, self.rules)
 
+    @classmethod
+    def declare(cls) -> Any:
+        """Batalla's plug-in surface: its bots, the light playout, the fitted evaluation."""
+        from coronas.batalla import bots, features, playout
+        from coronas.engine.surface import GameSpec
+
+        return GameSpec(
+            bots=bots.BOTS,
+            playout=playout.LightBot(),
+            evaluate=playout.evaluate,
+            search=playout.SEARCH,
+            learning=features.LEARNING,
+            drawing=(_drawing, {}),
+        )
+
     def params(self) -> dict[str, Any]:
         out = super().params()
         if self.position is not None:
@@ -193,3 +208,9 @@ class BatallaGame(Game):
 
     def new_initial_state(self) -> BatallaState:
         return self.state_class(self)
+
+
+def _drawing() -> Any:
+    from coronas.plotting.batalla import draw_boards
+
+    return draw_boards

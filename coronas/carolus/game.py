@@ -338,6 +338,24 @@ class Game(engine.Game):
     max_players = 3
     extra_params = ("position",)
 
+    @classmethod
+    def declare(cls) -> Any:
+        """Carolus's plug-in surface: its bots, the light playout, the fitted evaluation
+        scored where no draw is pending, moves compared on games of their own."""
+        from coronas.carolus import bots, features, playout
+        from coronas.engine.surface import GameSpec
+
+        return GameSpec(
+            bots=bots.BOTS,
+            playout=playout.LightBot(),
+            evaluate=playout.evaluate,
+            settled=playout.settled,
+            search=playout.SEARCH,
+            common_random_numbers=playout.COMMON_RANDOM_NUMBERS,
+            learning=features.LEARNING,
+            drawing=(_drawing, {}),
+        )
+
     def __init__(
         self,
         players: int | None = None,
@@ -374,3 +392,9 @@ class Game(engine.Game):
     def new_initial_state(self) -> CarolusState:
         """The start of the match: the set-up's first shuffle, or the position given."""
         return self.state_class(self)
+
+
+def _drawing() -> Any:
+    from coronas.plotting.carolus import draw_ring
+
+    return draw_ring

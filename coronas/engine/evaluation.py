@@ -61,8 +61,8 @@ def fit_weights(
     probability ``exp(w . x_p) / sum_q exp(w . x_q)``; the same model as
     :func:`logistic_shares` with ``strength = w . x`` and a scale of 1.
 
-    A game's evaluation is fitted this way from positions of played games (see
-    ``benchmarks/fit_evaluation.py``): each sample is ``(features, shares)``, one row of
+    A game's evaluation is fitted this way from positions of played games (``coronas train
+    GAME``, :mod:`coronas.training`): each sample is ``(features, shares)``, one row of
     features per seat and the seat's win share (1/k for each of k winners). The
     log-likelihood is concave; Newton's method climbs it, halving a step that would not
     climb, until a step moves no weight by more than 1e-10. ``ridge`` keeps the Hessian

@@ -13,6 +13,7 @@ from coronas.formatting import listing
 
 if TYPE_CHECKING:
     from coronas.engine.state import State
+    from coronas.engine.surface import GameSpec
 
 __all__ = ["Game", "available_games", "lazy_state_class", "register_game"]
 
@@ -21,7 +22,9 @@ class Game:
     """A match description: the game, its number of players, rule set and seed.
 
     Subclasses set ``name``, ``state_class``, ``rules_class``, ``action_types``,
-    ``min_players`` and ``max_players``.
+    ``min_players`` and ``max_players``, declare whether the game has secrets
+    (``has_secrets``), and return what the generic code needs of them from :meth:`declare`
+    (their plug-in surface, :class:`~coronas.engine.surface.GameSpec`).
     """
 
     name: ClassVar[str] = "game"
@@ -36,6 +39,12 @@ class Game:
     return_name: ClassVar[str] = "score"
     """What :meth:`State.returns` counts, in the game's words ("VP", "wins"): the label of a
     mean over many games."""
+    has_secrets: ClassVar[bool] = False
+    """Whether a seat may not see everything (cards dealt face down, a hand): a search, a
+    seat's win chance or a bot then starts from :meth:`State.resample`, never from the true
+    position. Declared, never guessed: a game that declares secrets without a ``resample`` of
+    its own is refused (:func:`~coronas.engine.surface.check_secrets`)."""
+    _spec: ClassVar[GameSpec]  # read once by spec(), per class
     extra_params: ClassVar[tuple[str, ...]] = ()
     """Keyword arguments of the constructor that a saved game records beside players, seed
     and rules (``"position"``, ``"board"``), read back by :meth:`from_params`."""
@@ -141,30 +150,32 @@ class Game:
         )
 
     @classmethod
+    def declare(cls) -> GameSpec:
+        """The game's plug-in surface (bots, playout, evaluation, search settings, fitted
+        models, drawing): a game overrides this, importing its own modules inside so that
+        importing the game stays light. The default: random play, no evaluation."""
+        from coronas.engine.surface import GameSpec
+
+        return GameSpec()
+
+    @classmethod
+    def spec(cls) -> GameSpec:
+        """The game's plug-in surface, declared by :meth:`declare`, read once per class (a
+        game that declares secrets without a ``resample`` is refused here)."""
+        cached = cls.__dict__.get("_spec")
+        if cached is None:
+            from coronas.engine.surface import check_secrets
+
+            check_secrets(cls, cls.state_class)
+            cached = cls.declare()
+            cls._spec = cached
+        return cached
+
+    @classmethod
     def bots(cls) -> dict[str, Any]:
-        """The bots this game offers, by name (``random``, ``greedy``, ``mcts``, ...): its
-        ``bots`` module's ``BOTS`` dict, or every class there with a ``name`` and a
-        ``choose`` method; ``random`` always."""
-        import importlib
-
-        from coronas.engine.search import RandomBot
-
-        found: dict[str, Any] = {"random": RandomBot}
-        package = cls.__module__.rsplit(".", 1)[0]
-        try:
-            module = importlib.import_module(f"{package}.bots")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{package}.bots":
-                raise
-            return found
-        table = getattr(module, "BOTS", None)
-        if isinstance(table, dict):
-            return {**found, **table}
-        for value in vars(module).values():
-            name = getattr(value, "name", None)
-            if isinstance(value, type) and isinstance(name, str) and hasattr(value, "choose"):
-                found[name] = value
-        return found
+        """The bots this game offers, by name (``random``, ``greedy``, ``mcts``, ...), as its
+        :meth:`declare` names them; ``random`` always."""
+        return dict(cls.spec().bots)
 
     @classmethod
     def bot(cls, spec: str) -> Any:
@@ -230,7 +241,13 @@ _GAMES: dict[str, type[Game]] = {}
 
 
 def register_game(cls: type[Game]) -> type[Game]:
-    """Class decorator: make a game loadable by name from saved JSON."""
+    """Class decorator: make a game loadable by name from saved JSON. A game whose state class
+    is already defined is checked at once (:func:`~coronas.engine.surface.check_secrets`);
+    one that names its state class lazily is checked when its surface is first read."""
+    if not isinstance(cls.__dict__.get("state_class"), lazy_state_class):
+        from coronas.engine.surface import check_secrets
+
+        check_secrets(cls, cls.state_class)
     _GAMES[cls.name] = cls
     return cls
 
@@ -241,10 +258,15 @@ def available_games() -> dict[str, type[Game]]:
     return dict(sorted(_GAMES.items()))
 
 
-def _import_games() -> None:
-    """Import the games' engine modules so they register themselves (only when asked, to
-    keep ``import coronas.engine`` fast)."""
-    import importlib
+ENTRY_POINTS = "coronas.games"
+"""The entry-point group through which an installed package offers its games: each entry
+names a :class:`Game` subclass (``hierro = "coronas.hierro.game:HierroGame"``)."""
 
-    for name in ("coronas.batalla.game", "coronas.hierro.game", "coronas.carolus.game"):
-        importlib.import_module(name)
+
+def _import_games() -> None:
+    """Load the games installed packages offer (the ``coronas.games`` entry points), which
+    register themselves; only when asked, to keep ``import coronas.engine`` fast."""
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=ENTRY_POINTS):
+        entry.load()

@@ -29,7 +29,6 @@ to fit.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import random
@@ -476,17 +475,13 @@ def forget_loaded() -> None:
 
 
 def learning_of(game: Any) -> Learning:
-    """The :class:`Learning` a game declares: ``LEARNING`` in the ``features`` module beside
-    its game module (the same place ``Game.bots`` finds its ``bots``)."""
+    """The :class:`Learning` a game declares (its surface's ``learning``,
+    :meth:`Game.spec <coronas.engine.Game.spec>`); a game or a game class."""
     cls = game if isinstance(game, type) else type(game)
-    package = cls.__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(f"{package}.features")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.features":
-            raise
-        raise ValueError(f"{cls.name} declares no features to learn from") from None
-    return module.LEARNING
+    learning = cls.spec().learning
+    if learning is None:
+        raise ValueError(f"{cls.name} declares no features to learn from")
+    return learning
 
 
 # -- the learned player ------------------------------------------------------------------------

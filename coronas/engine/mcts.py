@@ -28,9 +28,9 @@ between determinisations, UCB1's ``N`` is the child's *availability count* (how 
 legal when its parent was visited), not the parent's visits. In a game with no secrets
 ``resample`` is a copy and the search is plain UCT.
 
-The defaults come from the game: its ``playout`` module (``coronas/<game>/playout.py``),
-when present, gives the playout policy (its ``PLAYOUT``, else ``LightBot()``), ``evaluate``
-and ``settled``; otherwise playouts are random and run to the end (:func:`game_defaults`).
+The defaults come from the game's declared surface (:meth:`Game.spec
+<coronas.engine.Game.spec>`): the playout policy, ``evaluate`` and ``settled``; a game that
+declares none gets random playouts run to the end (:func:`game_defaults`).
 
 >>> from coronas.batalla import Game
 >>> bot = MCTSBot(simulations=50, seed=1)
@@ -45,8 +45,6 @@ True
 
 from __future__ import annotations
 
-import functools
-import importlib
 import logging
 import math
 import random
@@ -54,11 +52,13 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coronas.engine.evaluation import shares, win_shares
-from coronas.engine.search import RandomBot
 from coronas.engine.state import CHANCE, TERMINAL, State
+
+if TYPE_CHECKING:
+    from coronas.engine.surface import GameSpec
 
 __all__ = [
     "DEFAULT_SIMULATIONS",
@@ -103,41 +103,12 @@ random can go round in circles)."""
 
 
 # -- the game's defaults -------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Defaults:
-    """A game's playout policy and evaluation (None: play to the end), whether moves
-    compared by their playouts are played on common random numbers (the game's
-    ``playout.COMMON_RANDOM_NUMBERS``, true unless it says otherwise), and where a cut playout
-    may be scored (``playout.settled``; None: anywhere)."""
-
-    playout: Any
-    evaluate: Callable[[State], Sequence[float]] | None
-    common_random_numbers: bool = True
-    settled: Callable[[State], bool] | None = None
-
-
-@functools.cache
-def _defaults_of(package: str) -> Defaults:
-    try:
-        module = importlib.import_module(f"{package}.playout")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.playout":
-            raise
-        return Defaults(RandomBot(), None)
-    policy = getattr(module, "PLAYOUT", None)
-    return Defaults(
-        module.LightBot() if policy is None else policy,
-        getattr(module, "evaluate", None),
-        getattr(module, "COMMON_RANDOM_NUMBERS", True),
-        getattr(module, "settled", None),
-    )
-
-
-def game_defaults(state: State) -> Defaults:
-    """The playout policy and evaluation of ``state``'s game, from its ``playout`` module if it
-    has one: ``PLAYOUT`` (the search's policy, where the game sets one) or else
-    ``LightBot()``, ``evaluate`` and ``settled``; else :class:`RandomBot` and no evaluation."""
-    return _defaults_of(type(state.game).__module__.rsplit(".", 1)[0])
+def game_defaults(state: State) -> GameSpec:
+    """The plug-in surface of ``state``'s game (:meth:`Game.spec <coronas.engine.Game.spec>`):
+    the search reads its ``playout`` policy, ``evaluate``, ``settled`` and
+    ``common_random_numbers`` from there (a game that declares none: random playouts run to
+    the end)."""
+    return state.game.spec()
 
 
 # -- the tree ------------------------------------------------------------------------------------
@@ -208,7 +179,7 @@ class Search:
         self.depth = depth
         # A game without secrets is searched on one copy, taken back with undo after each
         # simulation; a game with secrets gets a new determinisation each time.
-        self._work = state.clone() if type(state).resample is State.resample else None
+        self._work = None if state.game.has_secrets else state.clone()
         self.root = Node(None, state.num_players)
         self.root.player = player
         self.simulations = 0

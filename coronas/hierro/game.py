@@ -45,6 +45,24 @@ class Game(engine.Game):
     min_players = 3
     max_players = 5
     extra_params = ("board", "position")
+    has_secrets = True  # loyalty cards and hands
+
+    @classmethod
+    def declare(cls) -> Any:
+        """Corona de Hierro's plug-in surface: its bots, the light playout without random
+        moves, the fitted evaluation scored at settled positions."""
+        from coronas.engine.surface import GameSpec
+        from coronas.hierro import bots, features, playout
+
+        return GameSpec(
+            bots=bots.BOTS,
+            playout=playout.PLAYOUT,
+            evaluate=playout.evaluate,
+            settled=playout.settled,
+            search=playout.SEARCH,
+            learning=features.LEARNING,
+            drawing=(_drawing, {"figsize": (9, 8)}),
+        )
 
     def __init__(
         self,
@@ -160,3 +178,9 @@ def _board_info(board: Board, pawns: int) -> BoardInfo:
             _INFO.clear()
         hit = _INFO[key] = (board, BoardInfo(board, pawns=pawns))
     return hit[1]
+
+
+def _drawing() -> Any:
+    from coronas.plotting.hierro import draw_board
+
+    return draw_board

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import importlib
 import io
 from collections.abc import Callable
 from fractions import Fraction
@@ -95,27 +94,19 @@ def figure_html(fig: Any, dpi: int = 80) -> str:
     return f"<img style='max-width:100%' src='data:image/png;base64,{data}'/>"
 
 
-# Per-game drawing of a whole state: package of the game -> (plotting module, function name,
-# keyword arguments; the state is passed as ``state=``). Looked up lazily: a drawing that has
-# not been written (or fails) falls back to the state's own HTML.
-_DRAWERS: dict[str, tuple[str, str, dict[str, Any]]] = {
-    "coronas.hierro": ("coronas.plotting.hierro", "draw_board", {"figsize": (9, 8)}),
-    "coronas.carolus": ("coronas.plotting.carolus", "draw_ring", {}),
-    "coronas.batalla": ("coronas.plotting.batalla", "draw_boards", {}),
-}
-
-
 def find_drawer(state: Any) -> Callable[[Any], Any] | None:
-    """The drawing function for this state's game, or None if there is none."""
-    module = type(state).__module__
-    for package, (plot_module, name, kwargs) in _DRAWERS.items():
-        if module == package or module.startswith(package + "."):
-            try:
-                fn = getattr(importlib.import_module(plot_module), name)
-            except (ImportError, AttributeError):
-                return None
-            return lambda s, fn=fn, kwargs=kwargs: fn(state=s, **kwargs)
-    return None
+    """The drawing function the state's game declares (its surface's ``drawing``), or None if
+    there is none (or it cannot be imported): the state's own HTML is shown instead."""
+    game = getattr(state, "game", None)
+    drawing = game.spec().drawing if game is not None else None
+    if drawing is None:
+        return None
+    load, kwargs = drawing
+    try:
+        fn = load()
+    except (ImportError, AttributeError):
+        return None
+    return lambda s: fn(state=s, **kwargs)
 
 
 def _as_figure(drawn: Any) -> Any:
