@@ -42,7 +42,7 @@ def test_play_prints_a_log_and_saves_a_game_that_replays(capsys, tmp_path):
     assert lines[0] == "toy: 1 player, seed 3, bots random"
     steps = [line for line in lines if line[:6].strip().rstrip(".").isdigit()]
     assert steps[0].split(". ", 1)[1].startswith("chance: roll ")
-    assert "winner(s): player 0 (random)" in out
+    assert "winner(s): player 1 (random)" in out
     saved = json.loads(path.read_text())
     assert saved["game"] == "toy" and len(saved["actions"]) == len(steps)
 
@@ -74,12 +74,12 @@ def test_replay_step_shows_the_position_after_each_action(capsys, tmp_path):
     assert out.splitlines()[1:7] == [
         "    1. chance: roll 2",
         "last roll 2, 2 shields left",
-        "    2. player 0: spend a shield and reroll",
+        "    2. player 1: spend a shield and reroll",
         "last roll 2, 1 shields left",
         "    3. chance: roll 5",
         "last roll 5, 1 shields left",
     ]
-    assert "score: player 0 1" in out  # the toy game names its score "score"
+    assert "score: player 1 1" in out  # the toy game names its score "score"
 
 
 def test_quiet_play_prints_only_the_end(capsys):
@@ -93,12 +93,12 @@ def test_max_steps_stops_the_game_and_prints_the_position(capsys, tmp_path):
     status, out, err = run(capsys, *argv)
     assert status == 0, err
     assert "    1. chance: roll " in out and "    2." not in out
-    assert "the game is not over: player 0 to move" in out
+    assert "the game is not over: player 1 to move" in out
     assert "stopped after 1 step (--max-steps)" in out
     assert len(json.loads(path.read_text())["actions"]) == 1
     # seed 0 ends the game on its first roll: one step is then the whole game
     status, out, _ = run(capsys, "play", "toy", "--seed", "0", "--max-steps", "1")
-    assert status == 0 and "winner(s): player 0" in out and "stopped" not in out
+    assert status == 0 and "winner(s): player 1" in out and "stopped" not in out
 
 
 # -- simulate --------------------------------------------------------------------------------
@@ -541,7 +541,7 @@ def test_replay_step_waits_for_enter_in_a_terminal_and_q_stops(capsys, tmp_path,
     assert status == 0
     # Enter after the first action, q after the second: the third is never shown.
     assert len(prompts) == 2 and "Enter" in prompts[0]
-    assert "2. player 0: spend a shield and reroll" in out and "3. chance" not in out
+    assert "2. player 1: spend a shield and reroll" in out and "3. chance" not in out
 
 
 def test_the_log_calls_the_players_as_the_game_does(capsys):

@@ -116,10 +116,10 @@ def test_advise_at_the_end_gives_the_scores(capsys, tmp_path):
     status, out, _ = run(capsys, "advise", path)
     assert status == 0
     assert "The game is over after 1 step." in " ".join(out.split())
-    assert out.rstrip().endswith("score: player 0 1\nwinner(s): player 0")
+    assert out.rstrip().endswith("score: player 1 1\nwinner(s): player 1")
     data = advise_json(capsys, path)
     assert data["terminal"] and data["odds"] is None
-    assert data["scores"] == [{"player": "player 0", "score": "1"}]
+    assert data["scores"] == [{"player": "player 1", "score": "1"}]
 
 
 def test_advise_board_prints_the_whole_position(capsys, tmp_path):

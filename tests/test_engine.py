@@ -59,7 +59,7 @@ def test_illegal_actions_raise_with_reason_and_change_nothing():
     snapshot = state.clone()
     with pytest.raises(IllegalAction, match="no shield left"):
         state.apply(Reroll())
-    with pytest.raises(IllegalAction, match="roll 3 is not legal for player 0 now"):
+    with pytest.raises(IllegalAction, match="roll 3 is not legal for player 1 now"):
         state.apply(Roll(3))
     assert state == snapshot and state.history == snapshot.history
     state.apply(GiveUp())
@@ -233,7 +233,7 @@ def test_players_are_named_as_each_game_names_them():
     from coronas.carolus import Game as Carolus
     from coronas.hierro import Game as Hierro
 
-    assert Carolus(players=2, seed=1).new_initial_state().player_name(1) == "player 1"
+    assert Carolus(players=2, seed=1).new_initial_state().player_name(1) == "player 2"
     assert Batalla(seed=1).new_initial_state().player_name(1) == "player 2"
     assert Hierro(players=3, seed=1).new_initial_state().player_name(2) == "blue"
 

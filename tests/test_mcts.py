@@ -256,7 +256,7 @@ def test_the_tree_reads_as_a_table_and_a_graph():
     state = GambleGame().new_initial_state()
     found = search(state, simulations=40, rng=3)
     text = found.table_text()
-    assert "40 simulations from player 0" in text
+    assert "40 simulations from player 1" in text
     assert "Choice(gamble=False)" in text
     g = found.graph()
     assert isinstance(g, nx.DiGraph)

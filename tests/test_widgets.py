@@ -108,7 +108,7 @@ def test_bot_moves_undo_and_scores():
     steps = model.play_to_end()
     # never succeeding: 3 rolls, 2 rerolls and the forced give-up = 6 steps
     assert steps == 6 and model.state.is_terminal()
-    assert model.results() == [("player 0", 0)]
+    assert model.results() == [("player 1", 0)]
     assert model.status.startswith("Game over after 6 steps")
     assert model.undo() == GiveUp()
     assert model.state.legal_actions() == [GiveUp()] and len(model.log) == 5
@@ -121,7 +121,7 @@ def test_bot_moves_undo_and_scores():
 def test_bots_per_seat_and_missing_bot():
     model = StepperModel(new_state(target=7), bots={}, seed=0)
     model.roll()
-    assert model.bot_move() is None and "no bot plays for player 0" in model.message
+    assert model.bot_move() is None and "no bot plays for player 1" in model.message
     calls = []
 
     def always_give_up(state, rng):
@@ -172,8 +172,8 @@ def test_stepper_view_roll_type_choose_undo():
     assert view.action_select.options == (("give up", 0),)
     view.play_button.click()
     assert view.state.is_terminal()
-    assert "Scores:" in view.results.value and "player 0: 0" in view.results.value
-    assert "player 0: give up" in view.log.value
+    assert "Scores:" in view.results.value and "player 1: 0" in view.results.value
+    assert "player 1: give up" in view.log.value
 
     view.undo_button.click()
     assert view.state.history == [Roll(2)] and "undone: give up" in view.message.value
@@ -272,7 +272,7 @@ def test_stepper_view_saves_and_loads_with_its_buttons(tmp_path, monkeypatch):
         == view.model.log
         == [
             "chance: roll 2  (probability 1/6 (16.67%))",
-            "player 0: spend a shield and reroll",
+            "player 1: spend a shield and reroll",
         ]
     )
     assert other.log.value == view.log.value and other.status.value == view.status.value

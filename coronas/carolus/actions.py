@@ -17,6 +17,13 @@ import dataclasses
 from coronas.carolus.rules import JOKER
 from coronas.engine import Action
 
+
+def player_name(player: int) -> str:
+    """How the texts call seat ``player`` (0-based): ``"player 1"`` for the first, counting
+    from one as the rulebook and the other games do."""
+    return f"player {player + 1}"
+
+
 __all__ = [
     "ACTION_TYPES",
     "AssignJoker",
@@ -47,7 +54,7 @@ class SetOrder(Action):
     order: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "initial order: " + ", ".join(f"player {p}" for p in self.order)
+        return "initial order: " + ", ".join(player_name(p) for p in self.order)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -32,7 +32,7 @@ Deploying to a region, choosing a disc and moving the emperor involve no chance:
 does is certain (:func:`~coronas.carolus.odds.emperor_options`), so their odds are None; so are
 the set-up's shuffle onto the board and its draw of the playing order, which no player aims.
 
-Player 0 has one red knight in court and one in reserve, player 1 holds red with two: player 0
+Player 1 has one red knight in court and one in reserve, player 2 holds red with two: player 1
 needs two more in court (three beat two), so one of the three draws must go to red. Each draw
 does with 1/3 (red or the joker), and 1 - (2/3)**3 = 19/27:
 
@@ -46,7 +46,7 @@ does with 1/3 (red or the joker), and 1 - (2/3)**3 = 19/27:
 >>> odds.success, odds.roll
 (Fraction(19, 27), Fraction(1, 3))
 >>> print(odds)
-player 0 draws a knight (1 of 3): 19/27 (70.37%) to take control of red in the next \
+player 1 draws a knight (1 of 3): 19/27 (70.37%) to take control of red in the next \
 deployment (2 needed, 1 in reserve, 3 draws) (this roll: 1/3 (33.33%))
 """
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from coronas.carolus import actions
+from coronas.carolus.actions import player_name
 from coronas.carolus.board import neighbours, region_name
 from coronas.carolus.rules import JOKER
 from coronas.formatting import plural
@@ -72,14 +73,14 @@ class Resolution:
     def describe(self) -> str:
         """One line in the game's words, e.g. "player 1 builds a castle; merges with 4"."""
         if self.change == "build":
-            text = f"player {self.winner} builds a castle"
+            text = f"{player_name(self.winner)} builds a castle"
         elif self.change == "replace":
             text = (
-                f"player {self.winner} replaces {plural(self.castles_before, 'castle')} "
-                f"of player {self.owner_before}"
+                f"{player_name(self.winner)} replaces {plural(self.castles_before, 'castle')} "
+                f"of {player_name(self.owner_before)}"
             )
         elif self.change == "keep":
-            text = f"player {self.winner} keeps control"
+            text = f"{player_name(self.winner)} keeps control"
         else:
             text = "no change (no unique highest total)"
         if self.merged:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from coronas.carolus import actions
+from coronas.carolus.actions import player_name
 from coronas.carolus.board import region_name, step
 from coronas.engine import Action
 from coronas.formatting import plural
@@ -91,7 +92,7 @@ class StateLegality:
         if self.joker:
             if t is actions.AssignJoker:
                 return self._r_assign_joker(a)
-            return f"player {self.drawer} must first assign the joker just drawn to a family"
+            return f"{player_name(self.drawer)} must first assign the joker just drawn to a family"
         phase = self.phase
         if phase == "deploy":
             if t is actions.Deploy:
@@ -106,9 +107,8 @@ class StateLegality:
             return f"the game is over; {shown(a)} cannot be played"
         else:
             return self._r_outcome(a)
-        return (
-            f"player {self.order[self.cursor]} is {_DOING[phase]} now; {shown(a)} is not possible"
-        )
+        who = player_name(self.order[self.cursor])
+        return f"{who} is {_DOING[phase]} now; {shown(a)} is not possible"
 
     def _why_illegal(self, a: Any) -> str | None:
         return self._reason(a)
@@ -136,11 +136,11 @@ class StateLegality:
         free = [x for x in discs if x not in self.used[p]]
         if free and d not in free:
             return (
-                f"player {p} has already used disc {d}; the discs left until the set "
+                f"{player_name(p)} has already used disc {d}; the discs left until the set "
                 f"is complete are {', '.join(map(str, free))}"
             )
         return (
-            f"disc {d} was already chosen this round and player {p} still has a disc "
+            f"disc {d} was already chosen this round and {player_name(p)} still has a disc "
             f"nobody chose: {', '.join(map(str, allowed))}"
         )
 
@@ -151,7 +151,7 @@ class StateLegality:
         if i is None:
             return self._no_family(f)
         if not self.reserve[p][i]:
-            return f"player {p} has no {f} knight in reserve"
+            return f"{player_name(p)} has no {f} knight in reserve"
         r = a.region
         if r is None:
             return None

@@ -30,6 +30,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from coronas.bounds import at_most, whole
+from coronas.carolus.actions import player_name
 from coronas.carolus.board import region_name
 from coronas.carolus.rules import JOKER, Rules
 from coronas.dice import Die, ProbTable, rational
@@ -239,7 +240,7 @@ class EmperorOptions:
                     str(o.steps),
                     o.name,
                     " / ".join(str(t) for t in r.totals),
-                    "-" if r.winner is None else f"player {r.winner}",
+                    "-" if r.winner is None else player_name(r.winner),
                     r.describe(),
                     " / ".join(str(t) for t in r.castle_totals),
                 )
@@ -252,8 +253,8 @@ class EmperorOptions:
         body = [self.HEADER, *self.rows()]
         widths = [max(len(r[i]) for r in body) for i in range(len(self.HEADER))]
         lines = [
-            f"player {self.player}, disc {self.disc}, emperor in region {self.here} "
-            f"(strength and castles listed player 0 / 1 / ...)"
+            f"{player_name(self.player)}, disc {self.disc}, emperor in region {self.here} "
+            f"(strength and castles listed player 1 / 2 / ...)"
         ]
         lines += [
             "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in body
@@ -271,9 +272,9 @@ class EmperorOptions:
             style = " style='background:#fff3c4'" if o is best else ""
             rows.append(f"<tr{style}>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>")
         return (
-            f"<div><b>Where should the emperor stop?</b> player {self.player}, disc "
+            f"<div><b>Where should the emperor stop?</b> {player_name(self.player)}, disc "
             f"{self.disc}, emperor in region {escape(self.here)}. Strength and castles are "
-            f"listed player 0 / 1 / ...; the highlighted row is best for the mover.</div>"
+            f"listed player 1 / 2 / ...; the highlighted row is best for the mover.</div>"
             f"<table><tr>{head}</tr>{''.join(rows)}</table>"
         )
 
@@ -325,7 +326,7 @@ def control_need(
     than the rival now) keeps it on a later tie. With ``rival_first`` the rival's knights come
     first: a holder overtaken by them, like anyone else, then needs strictly more.
 
-    Player 0 has 1 red knight, player 1 holds red with 2 and could add 1: player 0 needs 2
+    Player 1 has 1 red knight, player 2 holds red with 2 and could add 1: player 1 needs 2
     (3 against 2 takes red, and the rival's 3 only ties), or 3 if the rival deploys first.
     """
     i = state.rules.families.index(family)

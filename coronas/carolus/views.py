@@ -12,6 +12,7 @@ import math
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from coronas.carolus.actions import player_name
 from coronas.carolus.board import region_name, ring_graph
 from coronas.formatting import plural
 
@@ -179,7 +180,7 @@ def state_html(state: CarolusState) -> str:
         used = ", ".join(map(str, state.used[p])) or "none"
         disc = state.chosen[p] or "-"
         rows.append(
-            f"<tr><th style='color:{PLAYER_COLOURS[p]}'>player {p}</th>{cells}"
+            f"<tr><th style='color:{PLAYER_COLOURS[p]}'>{player_name(p)}</th>{cells}"
             f"<td>{totals[p]}</td><td>{disc}</td><td>{used}</td>"
             f"<td>{escape(reserve)}</td></tr>"
         )
@@ -191,7 +192,7 @@ def state_html(state: CarolusState) -> str:
     for r in state.ring:
         cells = "".join(f"<td style='text-align:center'>{c or ''}</td>" for c in state.knights[r])
         owner = state.owner[r]
-        castle = f"{state.castles[r]} (player {owner})" if state.castles[r] else ""
+        castle = f"{state.castles[r]} ({player_name(owner)})" if state.castles[r] else ""
         emp = " &#9819;" if r == state.emperor else ""
         reg_rows.append(
             f"<tr><th>{escape(region_name(state.members[r]))}{emp}</th>{cells}"
@@ -201,7 +202,7 @@ def state_html(state: CarolusState) -> str:
     last = ""
     if state.last is not None:
         last = f"<div>last stop: region {state.last.region}: {escape(state.last.describe())}</div>"
-    order = ", ".join(f"player {p}" for p in state.order)
+    order = ", ".join(player_name(p) for p in state.order)
     return (
         f"<div><b>Carolus Magnus</b>, {state.num_players} players. "
         f"{escape(state.status())}<br>order: {order}{last}"
@@ -214,6 +215,10 @@ def state_html(state: CarolusState) -> str:
 
 class StateViews:
     """Text, HTML and the graph of a state (a part of ``CarolusState``)."""
+
+    def player_name(self, player: int) -> str:
+        """``"player 1"`` ... ``"player 3"``: seats are counted from one, as in the rulebook."""
+        return player_name(player)
 
     def region_data(self, region: int) -> dict[str, Any]:
         """The node attributes of ``region`` in :meth:`graph`."""
@@ -259,10 +264,10 @@ class StateViews:
         if self.phase == "board":
             return f"a knight is drawn from the bag for region {self.next_region}"
         if self.phase == "reserve":
-            return f"player {self.drawer} draws a knight from the bag for the reserve"
+            return f"{player_name(self.drawer)} draws a knight from the bag for the reserve"
         if self.phase == "order":
             return "the initial playing order is drawn"
-        return f"player {self.acting_player} draws a knight from the bag to replenish"
+        return f"{player_name(self.acting_player)} draws a knight from the bag to replenish"
 
     def status(self) -> str:
         """One line: the round and what happens next."""
@@ -270,12 +275,14 @@ class StateViews:
             return f"set-up: shuffling knights onto the board (region {self.next_region} next)"
         if self.phase == "reserve":
             extra = ", assigning a joker" if self.joker else ""
-            return f"set-up: player {self.drawer} draws the reserve ({self.left} to go{extra})"
+            return (
+                f"set-up: {player_name(self.drawer)} draws the reserve ({self.left} to go{extra})"
+            )
         if self.phase == "order":
             return "set-up: drawing the initial playing order"
         if self.phase == "over":
             w = self.winners()
-            who = " and ".join(f"player {p}" for p in w)
+            who = " and ".join(player_name(p) for p in w)
             return (
                 f"game over after round {self.round} ({self.end_reason}): "
                 f"{who} {'win' if len(w) > 1 else 'wins'} with {max(self.returns())} castles"
@@ -283,14 +290,14 @@ class StateViews:
         p = self.acting_player
         head = f"round {self.round}: "
         if self.phase == "disc":
-            return head + f"player {p} chooses a disc"
+            return head + f"{player_name(p)} chooses a disc"
         disc = f" (disc {self.chosen[p]})"
         if self.phase == "deploy":
-            return head + f"player {p}{disc} deploys {plural(self.left, 'more knight')}"
+            return head + f"{player_name(p)}{disc} deploys {plural(self.left, 'more knight')}"
         if self.phase == "move":
-            return head + f"player {p}{disc} moves the emperor"
+            return head + f"{player_name(p)}{disc} moves the emperor"
         extra = ", assigning a joker" if self.joker else ""
-        return head + f"player {p} replenishes ({self.left} to draw{extra})"
+        return head + f"{player_name(p)} replenishes ({self.left} to draw{extra})"
 
     def __str__(self) -> str:
         fams = self.rules.families
@@ -302,7 +309,7 @@ class StateViews:
             name = region_name(self.members[r]) + (" E" if r == self.emperor else "")
             row = name.ljust(12) + " ".join(str(c).rjust(width) for c in self.knights[r])
             if self.castles[r]:
-                row += f"  {self.castles[r]} of player {self.owner[r]}"
+                row += f"  {self.castles[r]} of {player_name(self.owner[r])}"
             lines.append(row)
         lines.append(
             "court".ljust(12)
@@ -320,12 +327,13 @@ class StateViews:
             )
             used = ",".join(map(str, self.used[p])) or "-"
             lines.append(
-                f"player {p}".ljust(12)
+                player_name(p).ljust(12)
                 + " ".join(cells)
                 + f"  {reserve}; {self.castle_totals()[p]}; {used}"
             )
         order = ", ".join(
-            f"{p}" + (f" (disc {self.chosen[p]})" if self.chosen[p] else "") for p in self.order
+            player_name(p) + (f" (disc {self.chosen[p]})" if self.chosen[p] else "")
+            for p in self.order
         )
         lines.append(f"order: {order}   (E = emperor, * = controls the family)")
         if self.last is not None:
@@ -411,13 +419,13 @@ class StateViews:
 def observation_text(obs: dict[str, Any]) -> str:
     """A player's observation (:meth:`StateViews.observation`) as a few lines of text."""
     fams = list(obs["control"])
-    lines = [f"Carolus Magnus seen by player {obs['viewer']}: {obs['status']}"]
+    lines = [f"Carolus Magnus seen by {player_name(obs['viewer'])}: {obs['status']}"]
     for reg in obs["regions"]:
         name = region_name(tuple(reg["members"]))
         emperor = " (emperor)" if reg["id"] == obs["emperor"] else ""
         knights = ", ".join(f"{c} {f}" for f, c in reg["knights"].items() if c) or "no knights"
         castles = (
-            f"; {plural(reg['castles'], 'castle')} of player {reg['owner']}"
+            f"; {plural(reg['castles'], 'castle')} of {player_name(reg['owner'])}"
             if reg["castles"]
             else ""
         )
@@ -434,11 +442,11 @@ def observation_text(obs: dict[str, Any]) -> str:
         reserve = ", ".join(f"{c} {f}" for f, c in obs["reserves"][p].items() if c)
         disc = f"; disc {obs['chosen'][p]}" if obs["chosen"][p] else ""
         lines.append(
-            f"player {p}: court {court or 'empty'}; reserve {reserve or 'empty'}; "
+            f"{player_name(p)}: court {court or 'empty'}; reserve {reserve or 'empty'}; "
             f"{plural(obs['castle_totals'][p], 'castle')}{disc}"
         )
     free = [f for f in fams if obs["control"][f] is None]
     if free:
         lines.append("nobody controls " + ", ".join(free))
-    lines.append("order: " + ", ".join(f"player {p}" for p in obs["order"]))
+    lines.append("order: " + ", ".join(player_name(p) for p in obs["order"]))
     return "\n".join(lines)

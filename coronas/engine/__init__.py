@@ -28,7 +28,8 @@ registry), :mod:`~coronas.engine.state` (the State), :mod:`~coronas.engine.advic
 of the move at hand), :mod:`~coronas.engine.journal` (the undo
 log), :mod:`~coronas.engine.saving` (saved games), :mod:`~coronas.engine.search` (bots, playouts,
 the exact tree walk), :mod:`~coronas.engine.chains` (exact answers where play has cycles),
-:mod:`~coronas.engine.mcts` (Monte Carlo tree search and its bot).
+:mod:`~coronas.engine.mcts` (Monte Carlo tree search and its bot), :mod:`~coronas.engine.seats`
+(seats by name or by number counted from one, as people type them).
 """
 
 from coronas.engine.actions import Action, action_from_dict, action_to_dict
@@ -46,6 +47,7 @@ from coronas.engine.search import (
     exact_distribution,
     play,
 )
+from coronas.engine.seats import parse_seat, seat_names
 from coronas.engine.state import CHANCE, TERMINAL, State
 
 __all__ = [
@@ -71,7 +73,9 @@ __all__ = [
     "available_games",
     "exact_distribution",
     "load_game",
+    "parse_seat",
     "play",
     "register_game",
     "search",
+    "seat_names",
 ]

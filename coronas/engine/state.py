@@ -144,9 +144,10 @@ class State(journal.Journaled, abc.ABC):
         return str(action)
 
     def player_name(self, player: int) -> str:
-        """How the game calls seat ``player`` in its texts (``"player 0"`` unless the game
-        says otherwise: a colour, or ``"player 1"`` counting from one)."""
-        return f"player {player}"
+        """How the game calls seat ``player`` (0-based) in its texts: ``"player 1"`` for the
+        first seat, counting from one as people do, unless the game says otherwise (a
+        colour). :func:`~coronas.engine.seats.parse_seat` reads these names back."""
+        return f"player {player + 1}"
 
     def is_terminal(self) -> bool:
         return self._current_player() == TERMINAL

@@ -41,14 +41,14 @@ def test_a_draw_matches_the_command_line_19_27(capsys):
     assert isinstance(odds.success, sympy.Rational) and odds.success == sympy.Rational(19, 27)
     assert odds.roll == sympy.Rational(1, 3)  # red or the joker: 2 of 6 faces
     assert "take control of red" in odds.aim and "2 needed, 1 in reserve" in odds.aim
-    assert odds.subject == "player 0 draws a knight (1 of 3)"
+    assert odds.subject == "player 1 draws a knight (1 of 3)"
     assert isinstance(odds.detail, Die) and odds.detail.p_ge(1) == F(19, 27)
     with exact_fractions():
         assert state.odds().success == F(19, 27) and type(state.odds().success) is F
     # the second draw, after a green one: 2 draws left, 1 - (2/3)**2 = 5/9
     state.apply(Draw("green"))
     assert state.odds().success == sympy.Rational(5, 9)
-    assert state.odds().subject == "player 0 draws a knight (2 of 3)"
+    assert state.odds().subject == "player 1 draws a knight (2 of 3)"
 
 
 def test_a_rival_who_could_answer_raises_the_need():

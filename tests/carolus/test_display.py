@@ -32,20 +32,20 @@ def test_action_labels_read_as_the_rulebook_speaks():
     assert str(ChooseDisc(3)) == "choose disc 3"
     assert str(Draw(JOKER)) == "draw a joker" and str(Draw("pink")) == "draw a pink knight"
     assert str(AssignJoker("green")) == "the joker becomes a green knight"
-    assert str(SetOrder((1, 0))) == "initial order: player 1, player 0"
+    assert str(SetOrder((1, 0))) == "initial order: player 2, player 1"
 
 
 def test_text_rendering_lists_regions_courts_and_status():
     text = str(sample_state())
-    assert "round 1: player 0 (disc 2) deploys 3 more knights" in text
+    assert "round 1: player 1 (disc 2) deploys 3 more knights" in text
     assert "14+15+1 E" in text and "5+6" in text
-    assert "2 of player 0" in text and "1 of player 1" in text
+    assert "2 of player 1" in text and "1 of player 2" in text
     lines = {
         line.split()[0] + " " + line.split()[1]: line
         for line in text.splitlines()
         if line.startswith("player ")
     }
-    assert "*2" in lines["player 0"]  # controls red
+    assert "*2" in lines["player 1"]  # controls red
 
 
 def test_html_has_the_ring_picture_and_tables():

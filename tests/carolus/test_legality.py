@@ -161,7 +161,7 @@ def test_apply_checks_one_action_without_listing_the_legal_ones(where, monkeypat
         ("disc", ChooseDisc([1]), r"ChooseDisc.disc: expected a whole number, got \[1\]"),
         ("disc", ChooseDisc(1.0), r"ChooseDisc.disc: expected a whole number, got 1\.0"),
         ("joker", AssignJoker({"red": 1}), r"AssignJoker.family: expected text, got \{'red': 1\}"),
-        ("joker", Deploy("red"), r"player 0 must first assign the joker just drawn"),
+        ("joker", Deploy("red"), r"player 1 must first assign the joker just drawn"),
         ("disc", Unprintable(), r"<Unprintable> is not an action or chance outcome of carolus"),
         ("replenish", Draw(["red"]), r"Draw.family: expected text, got \['red'\]"),
         (

@@ -78,7 +78,7 @@ def test_every_player_sees_the_whole_position(seed, players, stop):
         assert {**obs, "viewer": 0} == {**views[0], "viewer": 0}
         assert seen(obs) == public_state(s)
         assert obs["castle_totals"] == s.castle_totals()
-    assert s.observation_text(0).startswith("Carolus Magnus seen by player 0")
+    assert s.observation_text(0).startswith("Carolus Magnus seen by player 1")
 
 
 @settings(max_examples=25, deadline=None)

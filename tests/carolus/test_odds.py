@@ -154,7 +154,7 @@ def test_emperor_options_match_playing_each_move():
         assert played.members[played.emperor] == r.members
         assert played.is_terminal() == r.game_over
     assert table.best().region == 6  # 3 castles swing to player 0
-    assert "replaces 2 castles of player 1" in str(table)
+    assert "replaces 2 castles of player 2" in str(table)
     assert "<table>" in table._repr_html_()
 
 
