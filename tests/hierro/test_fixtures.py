@@ -5,8 +5,8 @@ state and print the same.
 play seed 2024); ``hand_position_3p.json`` a position set up by hand (``Game(position=...)``,
 seed 5) followed by 40 random steps (``random.Random(5)``). Each file holds ``state.to_json()``
 and ``str(state)`` as recorded when it was saved (the text's wording since brought up to date:
-"1 card", "2 actions left"; "(red band)", and at game over each player's score and the
-loyalty cards by name). The ``_format1`` files are the same two
+"1 card", "2 actions left"; "(red band)"; "N VP if the game ended now"; and at game over
+each player's score and the loyalty cards by name). The ``_format1`` files are the same two
 recorded in saved-game format 1, before Spy was played in two steps (their random game is
 another one, as the legal actions then listed Spy once for each card it could discard).
 """
