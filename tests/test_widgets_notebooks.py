@@ -31,7 +31,7 @@ def cells(path):
 
 
 def test_the_notebooks_are_numbered_from_00_without_gaps():
-    assert [p.name[:2] for p in NOTEBOOKS] == [f"{i:02d}" for i in range(11)]
+    assert [p.name[:2] for p in NOTEBOOKS] == [f"{i:02d}" for i in range(12)]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -159,12 +159,22 @@ def test_the_answer_key_agrees_with_the_library():
     from coronas.carolus.odds import family_draw_distribution
     from coronas.dice import D6, Die
     from coronas.engine import RandomBot
+    from coronas.engine.learning import fit_choice, softmax
     from coronas.hierro.board import betweenness, load_board, move_actions
     from coronas.hierro.odds import battle, castle_assault, emissary_race
     from coronas.ratings import bradley_terry
     from coronas.simulate import wilson_interval
     from coronas.winchances import exact_win_chances
     from tests.test_winchances import RaceGame
+
+    def exact(value):
+        return Fraction(value).limit_denominator(1000)
+
+    def won(x):  # a choice between a seat with feature x and one with 0: the first won
+        return ([[float(x)], [0.0]], [1, 0])
+
+    def lost(x):
+        return ([[float(x)], [0.0]], [0, 1])
 
     board = load_board()
     G = board.graph()
@@ -210,6 +220,13 @@ def test_the_answer_key_agrees_with_the_library():
         "10.1": 400 * 2**2,
         "10.2": round(100 * (1 - 0.95)),
         "10.3": exact_win_chances(RaceGame().new_initial_state(), [RandomBot()] * 2)[1],
+        # the conditional logit of coronas.engine.learning, its floats read as fractions
+        "11.1": exact(softmax([2 * math.log(2), 0])[0]),
+        "11.2": exact(softmax([2 * math.log(2), math.log(3), 0])[1]),
+        "11.3": exact(
+            fit_choice([won(1)] * 5 + [lost(1)] * 3, l2=0, iterations=1)[0]
+        ),  # one Newton step from 0
+        "11.4": round(math.exp(fit_choice([won(2)] * 4 + [lost(2)], l2=0)[0])),
     }
     assert library.keys() == ANSWERS.keys()
     for exercise, value in library.items():
@@ -220,6 +237,7 @@ def test_the_answer_key_agrees_with_the_library():
     assert ANSWERS["01.2"] == Fraction(8 + 6 + 4 + 2, 36)
     assert ANSWERS["04.2"] == Fraction(5, 12) + Fraction(7, 12) * Fraction(5, 12)
     assert ANSWERS["07.3"] == 1 - Fraction(5, 6) ** 4
+    assert ANSWERS["11.1"] == Fraction(4, 4 + 1) and ANSWERS["11.2"] == Fraction(3, 4 + 3 + 1)
 
 
 def test_a_wrong_answer_is_a_friendly_line_not_a_traceback(capsys):
@@ -270,7 +288,7 @@ def test_a_wrong_whole_number_with_a_decimal_point_is_wrong_not_a_hint():
     assert verdict("04.1", 1.0)[0] is None and verdict("03.3", "0.5")[0] is False
 
 
-@pytest.mark.parametrize("number", ["09", "10"])
+@pytest.mark.parametrize("number", ["09", "10", "11"])
 def test_seeded_printed_results_are_checked_against_a_fresh_run(number):
     # nbval (--nbval-lax) reruns every cell and compares the outputs of the cells tagged
     # nbval-check-output with the committed ones: a stale output fails the notebook's test.

@@ -44,6 +44,10 @@ ANSWERS: dict[str, Any] = {
     "10.1": 1600,  # games for an interval half as wide as 400 games give
     "10.2": 5,  # misses expected among 100 intervals of 95%
     "10.3": Fraction("5/11"),  # the second player's chance in the race to a six
+    "11.1": Fraction("4/5"),  # two seats, weight ln 2 a castle, 2 castles to none
+    "11.2": Fraction("3/8"),  # three seats, scores e^s of 4, 3 and 1
+    "11.3": Fraction("1/2"),  # one Newton step from w = 0 for 5 wins in 8
+    "11.4": 2,  # e^w at the maximum likelihood: feature 2, 4 wins in 5
 }
 
 
