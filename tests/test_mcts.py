@@ -381,11 +381,14 @@ def test_a_budget_of_more_than_a_minute_a_decision_is_said_when_the_bot_is_made(
 
     monkeypatch.setattr(mcts, "_warned", set())  # said once a process: start afresh
     caplog.set_level(logging.WARNING, logger="coronas")
-    # Batalla's tuned search: 1000 simulations in about half a second, 0.5 ms each
+    # Batalla's tuned search: 2500 simulations in about half a second, 0.2 ms each
+    from coronas.batalla.playout import SEARCH
+
+    assert SEARCH["simulations"] == 2500
     bot = Game.bot("mcts:10000000")
-    assert decision_seconds(bot) == pytest.approx(5000)
+    assert decision_seconds(bot) == pytest.approx(2000)
     lines = [r.getMessage() for r in caplog.records]
-    assert any("mcts:10000000 takes about 83 minutes a decision" in line for line in lines), lines
+    assert any("mcts:10000000 takes about 33 minutes a decision" in line for line in lines), lines
     caplog.clear()
     Game.bot("mcts:2000")  # a second a decision: nothing said
     Game.bot("mcts:30s")
@@ -420,7 +423,7 @@ def test_command_line_bot_specs():
     names, bots = make_bots(Batalla, "mcts:300,mcts:0.5s", 2)
     assert names == ["mcts:300", "mcts:0.5s"]
     assert (bots[0].simulations, bots[1].seconds) == (300, 0.5)
-    assert make_bots(Batalla, "mcts", 2)[1][0].simulations == 1000  # Batalla's own budget
+    assert make_bots(Batalla, "mcts", 2)[1][0].simulations == 2500  # Batalla's own budget
     from coronas.carolus import Game as Carolus
     from coronas.carolus.playout import SEARCH
 
@@ -472,7 +475,11 @@ def test_each_game_names_its_tuned_search_bot():
     )
     timed = Batalla.bot("mcts:1s")
     assert timed.seconds == 1 and timed.simulations is None and timed.depth == SEARCH["depth"]
-    assert repr(bot) == "MCTSBot(simulations=1000, c=0.3, playout='default', depth=3)"
+    assert bot.prior is SEARCH["prior"] is True  # PUCT on the game's move prior
+    assert repr(bot) == (
+        f"MCTSBot(simulations={SEARCH['simulations']}, c={SEARCH['c']:.4g}, "
+        "playout='default', depth=3, prior='game')"
+    )
     state = Batalla(seed=1).new_initial_state()
     assert game_defaults(state).evaluate is evaluate  # the cut playouts' scores
     with pytest.raises(ValueError, match="unknown search settings: width"):
@@ -521,3 +528,86 @@ def test_the_policy_bots_temperature_is_read_in_plain_digits_too(spec):
         Game.bot(spec)
     with pytest.raises(ValueError, match="from 0 to 100"):
         Game.bot("policy:101")
+
+
+# -- PUCT: the tree focused by a move prior -----------------------------------------------------
+class FixedPrior:
+    """A move prior for tests: the given probability for each action, in order."""
+
+    def __init__(self, by_action):
+        self.by_action = by_action
+        self.calls = 0
+
+    def probabilities(self, state, actions):
+        self.calls += 1
+        return [self.by_action[a] for a in actions]
+
+
+def test_puct_finds_the_winning_move_though_the_prior_points_elsewhere():
+    # Seven tenths of the prior on a move that loses: PUCT tries it first, then the others,
+    # and its visits go to the win once seen.
+    misleading = FixedPrior({Pick((1,)): 0.7, Pick((0, 2)): 0.1, Pick((0,)): 0.1, Pick((2,)): 0.1})
+    state = PickGame().new_initial_state()
+    found = search(state, simulations=200, rng=1, prior=misleading)
+    assert found.best() == Pick((0,))
+    visits = {r["action"]: r["visits"] for r in found.table()}
+    assert visits[Pick((0,))] > 150
+    assert misleading.calls == 1  # a node's prior is computed once in a game with no secrets
+    assert found.root.priors == misleading.by_action
+
+
+def test_puct_follows_the_formula():
+    # c * P * sqrt(N + 1) / (1 + n) added to the mean; unvisited actions start at the parent's
+    # mean. After the root's first visits the next choice is the one of highest score.
+    state = PickGame().new_initial_state()
+    prior = FixedPrior({Pick((1,)): 0.4, Pick((0, 2)): 0.3, Pick((0,)): 0.2, Pick((2,)): 0.1})
+    found = Search(state, rng=0, c=1.0, prior=prior).run(simulations=3)
+    # first: unvisited all at fpu 0.5 + P: (1,) (loses); second: fpu 0 + sqrt(2) * P for the
+    # unvisited, sqrt(2) * 0.4 / 2 for (1,): (0, 2), worth 1/2; third: fpu (0 + 0.5) / 2,
+    # (0, 2) at 0.5 + sqrt(3) * 0.3 / 2 = 0.76 against 0.25 + sqrt(3) * 0.2 = 0.60: (0, 2).
+    visits = {r["action"]: r["visits"] for r in found.table()}
+    assert visits == {Pick((1,)): 1, Pick((0, 2)): 2}
+
+
+def test_puct_on_each_game_is_seeded_and_legal():
+    from coronas.engine import available_games
+
+    for name, players in (("batalla", 2), ("carolus", 2), ("hierro", 3)):
+        game = available_games()[name]
+        state = game(players=players, seed=4).new_initial_state()
+        rng = random.Random(4)
+        while state.is_chance_node() or len(state.legal_actions()) < 2:
+            state.apply(
+                state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0]
+            )
+        first = search(state, simulations=40, rng=9, prior=True)
+        again = search(state, simulations=40, rng=9, prior=True)
+        assert first.best() == again.best()
+        assert first.best() in state.legal_actions()
+        assert [r["visits"] for r in first.table()] == [r["visits"] for r in again.table()]
+        # The root's prior is a distribution over the legal actions met.
+        assert sum(first.root.priors.values()) == pytest.approx(1.0, abs=1e-9) or game.has_secrets
+
+
+def test_a_prior_that_is_not_one_is_refused():
+    state = PickGame().new_initial_state()
+    with pytest.raises(ValueError, match="probabilities"):
+        Search(state, prior="yes")
+
+
+def test_both_searches_are_offered_in_every_game():
+    from coronas.engine import available_games
+
+    for name in ("batalla", "carolus", "hierro"):
+        game = available_games()[name]
+        bots = game.bots()
+        assert {"mcts", "mcts-classic"} <= set(bots)
+        classic, new = game.bot("mcts-classic"), game.bot("mcts")
+        playout = __import__(f"coronas.{name}.playout", fromlist=["SEARCH_CLASSIC"])
+        assert (
+            classic.prior is None and classic.simulations == playout.SEARCH_CLASSIC["simulations"]
+        )
+        assert classic.c == playout.SEARCH_CLASSIC["c"]
+        assert new.prior is True and new.simulations == playout.SEARCH["simulations"]
+        assert game.bot("mcts-classic:7").simulations == 7
+        assert bots["mcts-classic"].name == "mcts-classic"

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from coronas.batalla.odds import battle_choice, gem_probability
-from coronas.batalla.playout import SEARCH, SEAT_ORDER, LightBot, _church_squares
+from coronas.batalla.playout import SEARCH, SEARCH_CLASSIC, SEAT_ORDER, LightBot, _church_squares
 from coronas.batalla.rules import Rules
 from coronas.engine import MCTSBot, RandomBot
 from coronas.engine.learning import PolicyBot
@@ -96,6 +96,7 @@ BOTS: dict[str, Any] = {
     "greedy": GreedyBot,
     "light": LightBot,
     "mcts": tuned(SEARCH),
+    "mcts-classic": tuned(SEARCH_CLASSIC, "mcts-classic"),
     "policy": PolicyBot,
 }
 """The bots by name (for the command line and widgets)."""

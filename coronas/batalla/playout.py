@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SCALE",
     "SEARCH",
+    "SEARCH_CLASSIC",
     "SEAT_ORDER",
     "LightBot",
     "evaluate",
@@ -60,8 +61,16 @@ __all__ = [
 SEAT_ORDER = ("master_of_coin", "sorcerer", "militia_commander", "smith", "priest", "noble")
 """The light and greedy players' preference for empty chairs, best first."""
 
-SEARCH = {"c": 0.3, "depth": 3, "simulations": 1000}
-"""The search bot's settings in this game (``mcts`` in ``BOTS``): a small exploration
+SEARCH = {"c": 0.5, "depth": 3, "prior": True, "simulations": 2500}
+"""The search bot's settings in this game (``mcts`` in ``BOTS``): PUCT, the tree focused by
+the game's move prior (``prior``: each action's share of ``c`` times the square root of its
+parent's visits, over its own visits plus one), the playouts and their cut as in
+:data:`SEARCH_CLASSIC`, and as many simulations as fit within half a second a decision on one
+core. How they were chosen and what they won is in docs/performance.md."""
+
+SEARCH_CLASSIC = {"c": 0.3, "depth": 3, "simulations": 1000}
+"""The search bot's settings in this game (``mcts-classic``
+in ``BOTS``, the plain UCT search kept beside :data:`SEARCH`): a small exploration
 constant, playouts cut after 3 actions and scored by :func:`evaluate`, and 1000 simulations a
 decision (about half a second on one core). Chosen against the greedy player in seeded
 matches (``docs/performance.md``): with 400 simulations and no cut mcts won 4 of 20 games,

@@ -23,7 +23,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
-from coronas.carolus.playout import SEARCH, LightBot, court_lead, lead
+from coronas.carolus.playout import SEARCH, SEARCH_CLASSIC, LightBot, court_lead, lead
 from coronas.engine import RandomBot
 from coronas.engine.learning import PolicyBot
 from coronas.engine.mcts import tuned
@@ -97,6 +97,7 @@ BOTS: dict[str, Any] = {
     "greedy": GreedyBot,
     "light": LightBot,
     "mcts": tuned(SEARCH),
+    "mcts-classic": tuned(SEARCH_CLASSIC, "mcts-classic"),
     "policy": PolicyBot,
 }
 """The bots by name, as ``coronas play --bots`` and ``coronas simulate`` find them."""

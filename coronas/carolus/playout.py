@@ -32,6 +32,7 @@ __all__ = [
     "COURT",
     "SCALE",
     "SEARCH",
+    "SEARCH_CLASSIC",
     "LightBot",
     "court_lead",
     "evaluate",
@@ -47,8 +48,16 @@ seeds part at the first draw and the difference between two moves is measured no
 (``benchmarks/bench_winchances.py``: the interval's width 0.99 times that of games of their
 own, the spread of the estimates 1.38 times); each move gets games of its own instead."""
 
-SEARCH = {"c": 0.3, "depth": 0, "simulations": 1800}
-"""The search bot's settings in this game (``mcts`` in ``BOTS``): a small exploration
+SEARCH = {"c": 0.5, "depth": 0, "prior": True, "simulations": 1500}
+"""The search bot's settings in this game (``mcts`` in ``BOTS``): PUCT, the tree focused by
+the game's move prior (``prior``: each action's share of ``c`` times the square root of its
+parent's visits, over its own visits plus one), the playouts and their cut as in
+:data:`SEARCH_CLASSIC`, and as many simulations as fit within half a second a decision on one
+core. How they were chosen and what they won is in docs/performance.md."""
+
+SEARCH_CLASSIC = {"c": 0.3, "depth": 0, "simulations": 1800}
+"""The search bot's settings in this game (``mcts-classic``
+in ``BOTS``, the plain UCT search kept beside :data:`SEARCH`): a small exploration
 constant, 1800 simulations a decision (about 0.3 s on one core, under half a second at the
 longest), and playouts that only finish the turn in hand (depth 0: on to the next
 :func:`settled` position, once the emperor has stopped) before :func:`evaluate` scores them.

@@ -5,7 +5,13 @@ The search is UCT (Kocsis and Szepesvári, 2006) with explicit chance and hidden
 * **selection** by UCB1: at a decision of seat ``p`` the child maximising
   ``mean_p + c * sqrt(ln(N) / n)``, where ``mean_p`` is the child's mean value for ``p``, ``n``
   its visits and ``N`` the number of times it was available (below). ``c`` defaults to
-  :data:`EXPLORATION` = sqrt(2), the constant of UCB1 for rewards in [0, 1];
+  :data:`EXPLORATION` = sqrt(2), the constant of UCB1 for rewards in [0, 1]; or, with a move
+  prior (``prior``), **PUCT** (Silver et al., 2017): the child maximising
+  ``mean_p + c * P(a) * sqrt(N + 1) / (1 + n)``, ``P(a)`` the prior's probability of the
+  action, ``N`` the visits of the actions legal now, an untried action counted at the parent's
+  mean (first-play urgency); the prior is computed once a node, on the position the
+  simulation is at (a determinisation in a game with secrets: a prior reads only what the
+  mover may see);
 * **chance** is chance: at a chance node the outcome is drawn by its exact probability
   (``state.sample_chance``), never chosen; the tree keeps one child per outcome met;
 * **expansion**: one new node per simulation;
@@ -111,6 +117,24 @@ def game_defaults(state: State) -> GameSpec:
     return state.game.spec()
 
 
+def _resolve_prior(state: State, prior: Any) -> Any:
+    """The move prior a search selects with: None or False for plain UCT, True for the
+    game's declared one (``learning.move_prior()``), else anything with
+    ``probabilities(state, actions)``."""
+    if prior is None or prior is False:
+        return None
+    if prior is True:
+        from coronas.engine.learning import learning_of
+
+        return learning_of(state.game).move_prior()
+    if not callable(getattr(prior, "probabilities", None)):
+        raise ValueError(
+            f"a prior is True (the game's move prior) or has probabilities(state, actions), "
+            f"got {prior!r}"
+        )
+    return prior
+
+
 # -- the tree ------------------------------------------------------------------------------------
 class Node:
     """A node of the search tree: the position after ``action`` (None at the root).
@@ -121,7 +145,7 @@ class Node:
     was visited. ``children`` maps an action or chance outcome to its node.
     """
 
-    __slots__ = ("action", "available", "children", "player", "totals", "visits")
+    __slots__ = ("action", "available", "children", "player", "priors", "totals", "visits")
 
     def __init__(self, action: Any, players: int):
         self.action = action
@@ -130,6 +154,7 @@ class Node:
         self.available = 0
         self.totals = [0.0] * players
         self.children: dict[Any, Node] = {}
+        self.priors: dict[Any, float] | None = None
 
     def value(self, player: int) -> float:
         """The mean value of this node for seat ``player`` (0 if never visited)."""
@@ -146,6 +171,10 @@ class Node:
 class Search:
     """One search from the point of view of the seat to move in ``state``.
 
+    ``prior`` focuses the tree (PUCT): None for plain UCT, True for the game's declared move
+    prior, or any object with ``probabilities(state, actions)``. ``playout`` is a bot, or a
+    bot of the game by name (``"policy"``).
+
     ``run(simulations=, seconds=)`` grows the tree (more runs add to it); ``root`` is the
     tree, ``best()`` the most visited action, ``table()`` the root's actions as rows,
     ``graph()`` the tree as a networkx graph. ``state`` is never changed.
@@ -160,6 +189,7 @@ class Search:
         evaluate: Callable[[State], Sequence[float]] | None = None,
         depth: int | None = None,
         settled: Callable[[State], bool] | None = None,
+        prior: Any = None,
     ):
         player = state.current_player
         if player < 0:
@@ -171,7 +201,10 @@ class Search:
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.c = float(c)
         defaults = game_defaults(state)
+        if isinstance(playout, str):  # a bot of the game by name: "policy", "light"
+            playout = state.game.bot(playout)
         self.playout = defaults.playout if playout is None else playout
+        self.prior = _resolve_prior(state, prior)
         self.evaluate = evaluate if evaluate is not None else defaults.evaluate
         self.settled = settled if settled is not None else defaults.settled
         if depth is not None and self.evaluate is None:
@@ -183,6 +216,7 @@ class Search:
         self.root = Node(None, state.num_players)
         self.root.player = player
         self.simulations = 0
+        self._at: State = state
 
     # -- growing the tree ----------------------------------------------------------------------
     def run(self, simulations: int | None = None, seconds: float | None = None) -> Search:
@@ -219,6 +253,7 @@ class Search:
                     child = node.children[outcome] = Node(outcome, len(node.totals))
                 s._apply_unchecked(outcome)
             else:
+                self._at = s
                 child, fresh = self._select(node, s.legal_actions(), player)
                 s._apply_unchecked(child.action)
             path.append(child)
@@ -237,6 +272,8 @@ class Search:
                 s.undo()
 
     def _select(self, node: Node, legal: list[Any], player: int) -> tuple[Node, bool]:
+        if self.prior is not None:
+            return self._select_puct(node, legal, player)
         children = node.children
         untried = [a for a in legal if a not in children]
         for a in legal:
@@ -258,6 +295,48 @@ class Search:
             if score > best_score:
                 best, best_score = child, score
         return best, False
+
+    def _priors(self, node: Node, legal: list[Any]) -> dict[Any, float]:
+        # Computed once a node, on the position the simulation is at; with secrets an action
+        # first met in a later determinisation gets its probability from that one.
+        priors = node.priors
+        if priors is None or any(a not in priors for a in legal):
+            fresh = self.prior.probabilities(self._at, legal)
+            if priors is None:
+                priors = node.priors = dict(zip(legal, fresh, strict=True))
+            else:
+                for a, p in zip(legal, fresh, strict=True):
+                    priors.setdefault(a, p)
+        return priors
+
+    def _select_puct(self, node: Node, legal: list[Any], player: int) -> tuple[Node, bool]:
+        children = node.children
+        priors = self._priors(node, legal)
+        total = 0
+        for a in legal:
+            child = children.get(a)
+            if child is not None:
+                child.available += 1
+                total += child.visits
+        # First-play urgency: an unvisited action is worth the parent's mean for now.
+        fpu = node.totals[player] / node.visits if node.visits else 0.5
+        scale = self.c * math.sqrt(total + 1)
+        best, best_score = None, -math.inf
+        for a in legal:
+            child = children.get(a)
+            if child is None:
+                score = fpu + scale * priors[a]
+            else:
+                n = child.visits
+                score = child.totals[player] / n + scale * priors[a] / (1 + n)
+            if score > best_score:
+                best, best_score = a, score
+        child = children.get(best)
+        if child is None:
+            child = children[best] = Node(best, len(node.totals))
+            child.available = 1
+            return child, True
+        return child, False
 
     def _rollout(self, s: State) -> tuple[float, ...]:
         rng = self.rng
@@ -449,7 +528,7 @@ class TunedSearch:
     Settings given as keywords win over the game's."""
 
     settings: tuple[tuple[str, Any], ...]
-    name = "mcts"
+    name: str = "mcts"
 
     def __call__(self, **options: Any) -> MCTSBot:
         chosen = dict(self.settings)
@@ -469,12 +548,20 @@ class TunedSearch:
         return bot
 
 
-def tuned(settings: dict[str, Any]) -> TunedSearch:
-    """The search bot of a game whose ``playout.SEARCH`` is ``settings``."""
-    unknown = set(settings) - {"c", "depth", "simulations"}
+SETTINGS = ("c", "depth", "playout", "prior", "simulations")
+"""What a game's ``playout.SEARCH`` may set: the exploration constant (UCB1's, or PUCT's
+with a prior), the playout depth, the playout policy (a bot of the game by name, such as
+``"policy"``; the game's declared one if absent), ``prior`` (True: PUCT with the game's move
+prior) and the default number of simulations."""
+
+
+def tuned(settings: dict[str, Any], name: str = "mcts") -> TunedSearch:
+    """The search bot of a game whose ``playout.SEARCH`` is ``settings``, offered as
+    ``name`` (``mcts``; ``mcts-classic`` for the plain UCT kept beside it)."""
+    unknown = set(settings) - set(SETTINGS)
     if unknown:
         raise ValueError(f"unknown search settings: {', '.join(sorted(unknown))}")
-    return TunedSearch(tuple(sorted(settings.items())))
+    return TunedSearch(tuple(sorted(settings.items())), name)
 
 
 class MCTSBot:
@@ -504,6 +591,7 @@ class MCTSBot:
         evaluate: Callable[[State], Sequence[float]] | None = None,
         depth: int | None = None,
         seed: int | None = None,
+        prior: Any = None,
     ):
         if simulations is not None and seconds is not None:
             raise ValueError("give simulations or seconds, not both")
@@ -516,6 +604,7 @@ class MCTSBot:
         self.evaluate = evaluate
         self.depth = depth
         self.seed = seed
+        self.prior = prior
         self.last: Search | None = None
 
     @classmethod
@@ -539,6 +628,7 @@ class MCTSBot:
             playout=self.playout,
             evaluate=self.evaluate,
             depth=self.depth,
+            prior=self.prior,
         ).run(simulations=self.simulations, seconds=self.seconds)
         self.last = found
         return found.best()
@@ -556,4 +646,6 @@ class MCTSBot:
             "default" if self.playout is None else repr(self.playout)
         )
         extra = f", depth={self.depth}" if self.depth is not None else ""
+        if self.prior is not None and self.prior is not False:
+            extra += ", prior=" + ("'game'" if self.prior is True else repr(self.prior))
         return f"MCTSBot({budget}, c={self.c:.4g}, playout={playout!r}{extra})"

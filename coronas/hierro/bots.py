@@ -28,6 +28,7 @@ from coronas.hierro import actions
 from coronas.hierro.playout import (
     CONSTANT_SCORES,
     SEARCH,
+    SEARCH_CLASSIC,
     LightBot,
     battle_odds,
     card_value,
@@ -279,6 +280,7 @@ BOTS = {
     "greedy": GreedyBot,
     "light": LightBot,
     "mcts": tuned(SEARCH),
+    "mcts-classic": tuned(SEARCH_CLASSIC, "mcts-classic"),
     "policy": PolicyBot,
 }
 """The bots by name (used by ``coronas play`` and ``coronas simulate``)."""

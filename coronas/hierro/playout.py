@@ -40,6 +40,7 @@ __all__ = [
     "FEATURES",
     "PLAYOUT",
     "SEARCH",
+    "SEARCH_CLASSIC",
     "WEIGHTS",
     "LightBot",
     "battle_odds",
@@ -52,8 +53,16 @@ __all__ = [
     "settled",
 ]
 
-SEARCH = {"c": 0.3, "depth": 10, "simulations": 600}
-"""The search bot's settings in this game (``mcts`` in ``BOTS``): playouts by
+SEARCH = {"c": 0.5, "depth": 10, "prior": True, "simulations": 600}
+"""The search bot's settings in this game (``mcts`` in ``BOTS``): PUCT, the tree focused by
+the game's move prior (``prior``: each action's share of ``c`` times the square root of its
+parent's visits, over its own visits plus one), the playouts and their cut as in
+:data:`SEARCH_CLASSIC`, and as many simulations as fit within half a second a decision on one
+core. How they were chosen and what they won is in docs/performance.md."""
+
+SEARCH_CLASSIC = {"c": 0.3, "depth": 10, "simulations": 600}
+"""The search bot's settings in this game (``mcts-classic``
+in ``BOTS``, the plain UCT search kept beside :data:`SEARCH`): playouts by
 :data:`PLAYOUT` cut after 10 actions, at the next :func:`settled` position (no dice or cards
 pending), and scored by :func:`evaluate`; a small exploration constant; 600 simulations a
 decision, within half a second on one core (played to the end, 200 simulations took 1.5 s).

@@ -22,7 +22,7 @@ SORCERER_ON_3 = [(None, None, "sorcerer", None, None, None), (None,) * 6]
 
 
 def test_bots_have_names_and_are_registered():
-    assert sorted(BOTS) == ["greedy", "light", "mcts", "policy", "random"]
+    assert sorted(BOTS) == ["greedy", "light", "mcts", "mcts-classic", "policy", "random"]
     assert BOTS["greedy"] is GreedyBot and BOTS["policy"]().name == "policy"
     assert BOTS["light"] is LightBot and LightBot().name == "light"
     assert BOTS["mcts"].name == "mcts" and isinstance(BOTS["mcts"](), MCTSBot)
