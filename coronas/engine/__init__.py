@@ -36,7 +36,8 @@ from coronas.engine.actions import Action, action_from_dict, action_to_dict
 from coronas.engine.advice import Odds
 from coronas.engine.errors import IllegalAction, RulesError, SaveFileError
 from coronas.engine.game import Game, available_games, register_game
-from coronas.engine.mcts import MCTSBot, Search, search
+from coronas.engine.mcts import MCTSBot, Search
+from coronas.engine.mcts import search as _search
 from coronas.engine.rules import RuleSet
 from coronas.engine.saving import FORMAT_VERSION, load_game
 from coronas.engine.search import (
@@ -49,6 +50,10 @@ from coronas.engine.search import (
 )
 from coronas.engine.seats import parse_seat, seat_names
 from coronas.engine.state import CHANCE, TERMINAL, State
+
+# importing the submodule coronas.engine.search binds the package's name `search` to it:
+# the name is the tree search function
+search = _search
 
 __all__ = [
     "CHANCE",
