@@ -34,3 +34,23 @@ def test_benchmark_runs_quickly_and_prints_a_table(script):
     table_rows = [line for line in out.stdout.splitlines() if line.startswith("|")]
     assert len(table_rows) >= 3, out.stdout  # a header, a rule and at least one row
     assert set(table_rows[1]) <= set("|-: ")
+
+
+def test_the_strength_benchmark_plays_named_pairings():
+    # A tiny seeded run of two pairings: the new search against the one before it, and the
+    # policy bot against greedy; each prints its row, its interval and the condition it meets.
+    script = next(p for p in BENCHMARKS if p.name == "bench_strength.py")
+    argv = ["--quick", "--game", "batalla", "--jobs", "1", "--seed", "3"]
+    argv += ["--bots", "mcts", "mcts-classic", "--bots", "policy", "greedy"]
+    out = subprocess.run(
+        [sys.executable, str(script), *argv],
+        capture_output=True,
+        text=True,
+        cwd=script.parent.parent,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| batalla")]
+    assert any("one mcts seat against mcts-classic" in r and "at least 50%" in r for r in rows)
+    assert any("one policy seat against greedy" in r for r in rows), out.stdout
+    assert any("prior='game'" in r for r in rows)  # the timed search is the PUCT one
