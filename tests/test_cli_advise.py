@@ -47,7 +47,7 @@ def test_advise_at_a_chance_node_gives_the_roll_and_its_outcomes(capsys, tmp_pat
     paragraph, odds, outcomes = out.split("\n\n")
     assert " ".join(paragraph.split()) == (
         "toy-odds, 1 player, 0 steps played. last roll None, 2 shields left. "
-        "A roll or draw is being made (5 possible outcomes)."
+        "A roll or draw is being made; its 5 outcomes are listed below."
     )
     # this roll 2/6; three rolls in all: 1 - (2/3)**3 = 19/27
     assert odds == (

@@ -42,7 +42,12 @@ def _to_move(state: Any) -> str:
         return f"the game is over after {count(len(state.history), 'step')}"
     if state.is_chance_node():
         n = len(state.chance_outcomes())
-        return f"a roll or draw is being made ({count(n, 'possible outcome')})"
+        # the outcomes listed below: faces of a die that play alike are one outcome
+        if n > MAX_OUTCOMES_SHOWN:
+            listed = f"its {n} outcomes, the first {MAX_OUTCOMES_SHOWN} listed below"
+        else:
+            listed = f"its {count(n, 'outcome')} {'is' if n == 1 else 'are'} listed below"
+        return f"a roll or draw is being made; {listed}"
     return f"{state.player_name(state.current_player)} is to move"
 
 
