@@ -118,11 +118,27 @@ def test_simulate_prints_win_rates_and_is_the_same_on_two_workers(capsys, tmp_pa
 
 def test_simulate_names_its_mean_column_as_the_game_counts_a_result(capsys):
     argv = ["--games", "2", "--seed", "1", "--no-progress"]
-    for game, label in (("batalla", "mean wins"), ("carolus", "mean castles")):
+    # Batalla's returns are wins, 1 or 0: their mean would repeat the win rate
+    for game, label in (("batalla", "95% interval"), ("carolus", "mean castles")):
         status, out, err = run(capsys, "simulate", game, *argv)
         assert status == 0, err
         header = next(line for line in out.splitlines() if line.startswith("bot "))
         assert header.endswith(f" {label}"), header
+        assert "mean wins" not in out
+
+
+def test_simulate_csv_names_each_bot_and_its_seat_apart(capsys, tmp_path):
+    pytest.importorskip("pandas")
+    table = tmp_path / "games.csv"
+    argv = ["--bots", "greedy", "--games", "3", "--no-progress", "--csv", str(table)]
+    status, out, err = run(capsys, "simulate", "carolus", *argv)
+    assert status == 0, err
+    assert "greedy 2" in out  # the summary tells the two greedy bots apart
+    rows = table.read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    bots = {row.split(",")[header.index("bot")] for row in rows[1:]}
+    seats = [row.split(",")[header.index("seat")] for row in rows[1:]]
+    assert bots == {"greedy"} and seats == ["0", "1"] * 3
 
 
 def test_simulate_shows_a_progress_bar(capsys):

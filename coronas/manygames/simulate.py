@@ -251,8 +251,9 @@ class SimulationResult:
         ``pip install 'coronas[analysis]'``).
 
         Columns: ``game`` (index in the run), ``game_seed``, ``play_seed``, ``seat`` (0 moves
-        first), ``bot`` (label), ``won`` (nullable boolean; missing for an unfinished game),
-        ``shared`` (the win was shared), ``score`` (the game's return for that seat; missing
+        first), ``bot`` (the bot's name: ``greedy`` for each of several greedy bots), ``won``
+        (nullable boolean; missing for an unfinished game), ``shared`` (the win was shared),
+        ``score`` (the game's return for that seat; missing
         when unfinished), ``decisions``, ``actions`` (with dice and draws), ``outcome``
         (``ended``, ``cap`` or ``error``) and ``message``.
         For example ``df.groupby("seat").won.agg(["sum", "count"])`` counts the games won
@@ -275,7 +276,7 @@ class SimulationResult:
                         "game_seed": r.game_seed,
                         "play_seed": r.play_seed,
                         "seat": seat,
-                        "bot": self.labels[bot],
+                        "bot": _bot_name(self.bots[bot]),
                         "won": (seat in r.winners) if ended else None,
                         "shared": ended and seat in r.winners and len(r.winners) > 1,
                         "score": r.returns[seat] if ended else None,
@@ -311,11 +312,13 @@ class SimulationResult:
         )
 
     @property
-    def _mean_label(self) -> str:
-        """The mean column's heading, in the game's words: ``mean VP``, ``mean wins``."""
+    def _mean_label(self) -> str | None:
+        """The mean column's heading, in the game's words (``mean VP``), or None where the
+        returns are wins (1 or 0): their mean is the win rate, shown already."""
         from coronas.engine import available_games
 
-        return "mean " + getattr(available_games().get(self.game), "return_name", "score")
+        name = getattr(available_games().get(self.game), "return_name", "score")
+        return None if name == "wins" else "mean " + name
 
     def __str__(self) -> str:
         n = len(self.finished)
@@ -325,16 +328,18 @@ class SimulationResult:
             + f", seed {self.seed}"
             + (f"; {n} ended" if n != self.n_games else "")
         ]
+        mean = self._mean_label
         if n:
             lines.append(
-                f"{'bot':<14}{'wins':>8}{'win rate':>10}{'95% interval':>18}{self._mean_label:>13}"
+                f"{'bot':<14}{'wins':>8}{'win rate':>10}{'95% interval':>18}"
+                + (f"{mean:>13}" if mean else "")
             )
             for row in self.rows():
                 score = "" if row["mean_score"] is None else f"{row['mean_score']:.2f}"
                 interval = f"{row['ci_low']:.1%} - {row['ci_high']:.1%}"
                 lines.append(
                     f"{row['bot']:<14}{row['wins']:>8}{float(row['win_rate']):>10.1%}"
-                    f"{interval:>18}{score:>13}"
+                    f"{interval:>18}" + (f"{score:>13}" if mean else "")
                 )
             lines.append(f"{'seat':<14}{'wins':>8}{'win rate':>10}{'95% interval':>18}")
             for row in self.seat_rows():
@@ -388,9 +393,15 @@ class SimulationResult:
 
         heads = "<th>wins</th><th>win rate</th><th>95% interval</th>"
         bots = "".join(
-            f"<tr><td>{escape(row['bot'])}</td>{cells(row)}<td>"
-            + ("" if row["mean_score"] is None else f"{row['mean_score']:.2f}")
-            + "</td></tr>"
+            f"<tr><td>{escape(row['bot'])}</td>{cells(row)}"
+            + (
+                ""
+                if not self._mean_label
+                else "<td>"
+                + ("" if row["mean_score"] is None else f"{row['mean_score']:.2f}")
+                + "</td>"
+            )
+            + "</tr>"
             for row in self.rows()
         )
         seats = "".join(f"<tr><td>{row['seat']}</td>{cells(row)}</tr>" for row in self.seat_rows())
@@ -403,7 +414,9 @@ class SimulationResult:
         if unfinished:
             foot += f"<p>{escape(unfinished)}</p>"
         return (
-            f"<table><caption>{caption}</caption><tr><th>bot</th>{heads}<th>{self._mean_label}</th></tr>"
+            f"<table><caption>{caption}</caption><tr><th>bot</th>{heads}"
+            + (f"<th>{self._mean_label}</th>" if self._mean_label else "")
+            + "</tr>"
             f"{bots}</table><table><caption>by seat (0 moves first)</caption><tr><th>seat</th>"
             f"{heads}</tr>{seats}</table>{foot}"
         )
