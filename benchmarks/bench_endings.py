@@ -7,7 +7,7 @@ Run from the repository root::
 
 Corona de Hierro: greedy self-play at 3, 4 and 5 players. Batalla de Coronas and Carolus
 Magnus (2 players): every pairing of the random and greedy bots. Each row is one
-:func:`coronas.simulate.simulate` run (seed 0, the default step cap of 100,000 actions), and
+:func:`manygames.simulate.simulate` run (seed 0, the default step cap of 100,000 actions), and
 counts the games that ended by the book (a rule of the game ended them), at the step cap, or
 on a bot's error. The target is every game by the book. The table goes to
 ``docs/performance.md``; games per second are printed beside it for information only.
@@ -24,7 +24,7 @@ import _machine
 _machine.ensure_importable()
 
 from coronas.cli import bots_for, find_game  # noqa: E402
-from coronas.simulate import simulate  # noqa: E402
+from coronas.manygames.simulate import simulate  # noqa: E402
 
 ROWS = (
     ("hierro", ("greedy", "greedy", "greedy")),

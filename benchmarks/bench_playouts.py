@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print()
 
-    from coronas.simulate import wilson_interval
+    from coronas.manygames.simulate import wilson_interval
 
     rows = []
     for name, players in GAMES:

@@ -7,7 +7,7 @@ cores; run it in the background)::
     python benchmarks/bench_strength.py --game batalla --games 200
     python benchmarks/bench_strength.py --quick               # a few seconds, to check that it runs
 
-Each match-up plays seat-rotated games (``coronas.simulate``: game ``i`` moves every bot one
+Each match-up plays seat-rotated games (``manygames.simulate``: game ``i`` moves every bot one
 seat on, so the search bot sits in every seat equally often) on two worker processes, every
 game seeded. The search bot is the game's own ``mcts`` (``Game.bot("mcts")``: its tuned
 exploration constant, playout depth and budget, ``playout.SEARCH``); before the games, its
@@ -79,7 +79,7 @@ def match(
     game: Any, players: int, bot: Any, opponent: str, games: int, jobs: int, seed: int = 2026
 ) -> Any:
     """Seat-rotated games of ``bot`` against ``players - 1`` seats of ``opponent``."""
-    from coronas.simulate import simulate
+    from coronas.manygames.simulate import simulate
 
     bots = [bot] + [game.bot(opponent) for _ in range(players - 1)]
     factory = partial(game, players=players)

@@ -324,7 +324,7 @@ def test_resume_refuses_a_line_no_game_could_leave(capsys, tmp_path):
 def test_simulate_csv_is_the_table_of_games(capsys, tmp_path):
     import csv
 
-    from coronas.simulate import TABLE_COLUMNS
+    from coronas.manygames.simulate import TABLE_COLUMNS
 
     path = tmp_path / "games.csv"
     args = ["simulate", "batalla", "--bots", "greedy,random", "--games", "12", "--seed", "1"]

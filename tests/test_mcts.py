@@ -510,7 +510,7 @@ def test_search_bots_travel_to_worker_processes():
     from functools import partial
 
     from coronas.batalla import Game as Batalla
-    from coronas.simulate import simulate
+    from coronas.manygames.simulate import simulate
 
     bots = [MCTSBot(simulations=5, evaluate=batalla_material, depth=4), RandomBot()]
     factory = partial(Batalla, players=2)

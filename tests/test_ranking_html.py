@@ -9,7 +9,7 @@ import re
 from fractions import Fraction
 from types import SimpleNamespace
 
-from coronas.moves import ActionRanking
+from coronas.manygames.moves import ActionRanking
 
 
 def _row(label, chance, best, too_close, odds=None):

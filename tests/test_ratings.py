@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from coronas.ratings import bradley_terry, pairwise, whitewash_gap
+from coronas.manygames.ratings import bradley_terry, pairwise, whitewash_gap
 
 
 def duel(winner, loser):

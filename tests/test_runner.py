@@ -1,4 +1,4 @@
-"""coronas.runner: tasks from seeds, unfinished games as results, the results file, resume."""
+"""manygames.runner: tasks from seeds, unfinished games as results, the results file, resume."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from functools import partial
 import pytest
 
 from coronas.engine import RandomBot
-from coronas.runner import (
+from coronas.manygames.runner import (
     GameRecord,
     Match,
     NewGame,

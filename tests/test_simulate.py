@@ -1,4 +1,4 @@
-"""coronas.simulate: reproducible many-game runs, Wilson intervals, any executor."""
+"""coronas.manygames.simulate: reproducible many-game runs, Wilson intervals, any executor."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from functools import partial
 import pytest
 
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State, exact_distribution
-from coronas.simulate import TABLE_COLUMNS, GameRecord, simulate, wilson_interval
+from coronas.manygames.simulate import TABLE_COLUMNS, GameRecord, simulate, wilson_interval
 from tests.toygame import ToyGame
 
 # --------------------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def test_same_seed_same_games_whatever_the_executor():
 
 
 def test_tasks_are_drawn_as_the_run_goes_and_few_chunks_wait_at_once(monkeypatch):
-    import coronas.runner
+    import coronas.manygames.runner
 
     class Counting(concurrent.futures.ThreadPoolExecutor):
         """Counts the chunks sent but not yet finished."""
@@ -159,13 +159,15 @@ def test_tasks_are_drawn_as_the_run_goes_and_few_chunks_wait_at_once(monkeypatch
             self.sent.append(super().submit(fn, *args))
             return self.sent[-1]
 
-    monkeypatch.setattr(coronas.runner, "IN_FLIGHT", 4)
+    monkeypatch.setattr(coronas.manygames.runner, "IN_FLIGHT", 4)
     serial = run(n=200, seed=3, chunk_size=5)
     with Counting() as pool:
         lazy = run(n=200, seed=3, executor=pool, chunk_size=5)
     # 40 chunks, never more than 4 sent ahead; the same games in the same order
     assert lazy.records == serial.records and pool.most <= 4
-    tasks = coronas.runner.draw_tasks(3, 10**9, partial(coronas.runner.rotated_seats, players=2))
+    tasks = coronas.manygames.runner.draw_tasks(
+        3, 10**9, partial(coronas.manygames.runner.rotated_seats, players=2)
+    )
     assert [next(tasks).index for _ in range(200)] == list(range(200))  # no billion tasks first
 
 
@@ -322,7 +324,7 @@ def test_ctrl_c_stops_a_run_on_a_dask_cluster_at_once_keeping_every_game_back(tm
 
     from dask.distributed import Client, LocalCluster
 
-    from coronas.simulate import Interrupted
+    from coronas.manygames.simulate import Interrupted
 
     path = tmp_path / "run.jsonl"
     sent: list[tuple[float, int]] = []
@@ -398,7 +400,7 @@ class Stubborn(Roller):
 
 
 def test_unfinished_games_are_counted_apart_and_never_won():
-    from coronas.runner import draw_tasks, rotated_seats
+    from coronas.manygames.runner import draw_tasks, rotated_seats
 
     seed3 = list(draw_tasks(7, 40, partial(rotated_seats, players=2)))[3].game_seed
     result = simulate(DuelGame, [Stubborn(seed3), Safe()], 40, seed=7, progress=False)
@@ -448,7 +450,7 @@ class Interrupting(Roller):
 
 
 def test_an_interrupted_run_resumes_to_the_uninterrupted_summary(tmp_path):
-    from coronas.simulate import Interrupted
+    from coronas.manygames.simulate import Interrupted
 
     path = tmp_path / "duel.jsonl"
     whole = simulate(DuelGame, [Roller(), Safe()], 60, seed=5, progress=False)
@@ -464,7 +466,7 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_summary(tmp_path):
     )
     assert again.records == whole.records and str(again) == str(whole)
     assert len(path.read_text().splitlines()) == 61
-    from coronas.runner import ResultsFileError
+    from coronas.manygames.runner import ResultsFileError
 
     with pytest.raises(ResultsFileError, match="'seed' is 5 there and 6 here"):
         simulate(DuelGame, [Roller(), Safe()], 60, seed=6, progress=False, out=path, resume=True)

@@ -1,4 +1,4 @@
-"""coronas.tournament and ``coronas tournament``: line-ups, rotated seats, win rates against the
+"""manygames.tournament and ``coronas tournament``: line-ups, rotated seats, win rates against the
 exact odds, ratings, the results file and resume, bad input."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from fractions import Fraction as F
 import pytest
 
 from coronas.cli import main
-from coronas.results import GameRecord
-from coronas.tournament import Ladder, line_ups, tournament
+from coronas.manygames.results import GameRecord
+from coronas.manygames.tournament import Ladder, line_ups, tournament
 from tests.test_simulate import DuelGame, Roller, Safe
 
 
@@ -115,7 +115,7 @@ def test_a_results_file_is_kept_and_resumed(tmp_path):
     assert again.records == first.records
     with pytest.raises(FileExistsError):
         duel(n=10, seed=5, out=out)
-    from coronas.results import ResultsFileError
+    from coronas.manygames.results import ResultsFileError
 
     with pytest.raises(ResultsFileError, match="seed"):
         duel(n=10, seed=6, out=out, resume=True)

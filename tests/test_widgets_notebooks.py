@@ -162,9 +162,9 @@ def test_the_answer_key_agrees_with_the_library():
     from coronas.engine.learning import fit_choice, softmax
     from coronas.hierro.board import betweenness, load_board, move_actions
     from coronas.hierro.odds import battle, castle_assault, emissary_race
-    from coronas.ratings import bradley_terry
-    from coronas.simulate import wilson_interval
-    from coronas.winchances import exact_win_chances
+    from coronas.manygames.ratings import bradley_terry
+    from coronas.manygames.simulate import wilson_interval
+    from coronas.manygames.winchances import exact_win_chances
     from tests.test_winchances import RaceGame
 
     def exact(value):

@@ -5,7 +5,7 @@ import math
 from fractions import Fraction
 
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State
-from coronas.winchances import exact_win_chances, from_counts
+from coronas.manygames.winchances import exact_win_chances, from_counts
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,7 +92,7 @@ def test_an_estimate_carries_its_interval_and_its_games():
 def test_an_estimate_of_the_race_holds_the_exact_answer():
     # 6/11 = 54.5% for the first player; 400 seeded games, the 95% interval about 5 points wide
     state = RaceGame().new_initial_state()
-    from coronas.winchances import win_chances
+    from coronas.manygames.winchances import win_chances
 
     est = win_chances(state, RandomBot(), games=400, seed=1, exact=False)
     assert not est.exact and est.games == 400
@@ -117,7 +117,7 @@ def test_the_duel_ranked_exactly_by_hand():
     # Take 3: seat 1 takes 3 too (a tie, 1/2 a win) or rolls (seat 0 wins on 1-2: 1/3, ties on
     # 3: 1/6), so 1/2 * 1/2 + 1/2 * (1/3 + 1/12) = 11/24. Roll: against a sure 3, 1/2 + 1/12
     # = 7/12; against a roll, 1/2 by symmetry: 1/2 * 7/12 + 1/2 * 1/2 = 13/24.
-    from coronas.moves import rank_actions
+    from coronas.manygames.moves import rank_actions
 
     ranking = rank_actions(duel_start(), RandomBot())
     assert ranking.exact
@@ -196,8 +196,8 @@ def test_shared_wins_count_as_more_effective_games():
     # 40 games: 18 won, 18 lost, 4 shared. Shares: mean (18 + 2) / 40 = 1/2; mean square
     # (18 + 4/4) / 40 = 19/40, so the variance is 19/40 - 1/4 = 9/40 against 1/4 for plain
     # wins and losses: 40 * (1/4) / (9/40) = 44.4 effective games, Wilson's interval on them.
-    from coronas.intervals import share_interval
-    from coronas.simulate import wilson_interval
+    from coronas.manygames.intervals import share_interval
+    from coronas.manygames.simulate import wilson_interval
 
     n_eff = 40 * Fraction(1, 4) / Fraction(9, 40)
     assert n_eff == Fraction(400, 9)
@@ -208,7 +208,7 @@ def test_shared_wins_count_as_more_effective_games():
 
 
 def test_paired_differences_worked_by_hand():
-    from coronas.intervals import paired_difference
+    from coronas.manygames.intervals import paired_difference
 
     # pairs (game by game): 1-1, 0-1, 1-0 (the fourth game did not end after one action):
     # differences 0, -1, 1: mean 0, sample variance (0 + 1 + 1) / 2 = 1, half-width
@@ -396,7 +396,7 @@ def test_a_bot_that_raises_stops_the_estimate_with_its_message():
     # it used to read as "none of the 10 games ended within 100000 steps"
     import pytest
 
-    from coronas.winchances import BotError
+    from coronas.manygames.winchances import BotError
 
     broken = broken_bot
     state = duel_start()

@@ -22,7 +22,7 @@ import random
 import pytest
 
 from coronas.engine import available_games
-from coronas.winchances import win_chances
+from coronas.manygames.winchances import win_chances
 
 ESTIMATES = 400
 GAMES = 40

@@ -82,7 +82,7 @@ def _input_errors() -> tuple[type[BaseException], ...]:
     board = sys.modules.get("coronas.hierro.board_file")
     if board is not None:
         found.append(board.BoardError)
-    results = sys.modules.get("coronas.results")
+    results = sys.modules.get("coronas.manygames.results")
     if results is not None:
         found.append(results.ResultsFileError)
     return tuple(found)

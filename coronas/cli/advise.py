@@ -8,13 +8,13 @@ success; at a reroll decision, the chance of each choice, the best marked; at a 
 the odds of the roll being made and its possible outcomes. ``--json`` gives the same as data,
 each probability as ``{"fraction": "19/27", "float": 0.7037...}``.
 
-``--win-chances`` adds who is likely to win the whole game from the position: each seat's
-chance with its 95% interval, the number of games behind it and how the rest of the game is
-assumed to be played, exact where it can be walked; at a decision, every legal action of the
-player to move ranked by its chance of winning the game (:mod:`coronas.winchances`,
-:mod:`coronas.moves`). ``--time S`` (default 10) bounds all of it, exact attempts included:
-the command ends about ``S`` seconds after it starts, with fewer games (and wider intervals)
-when time is short. The options of the games are refused without ``--win-chances``.
+``--win-chances`` adds who is likely to win the whole game from the position: each seat's chance
+with its 95% interval, the number of games behind it and how the rest of the game is assumed to be
+played, exact where it can be walked; at a decision, every legal action of the player to move ranked
+by its chance of winning the game (:mod:`~coronas.manygames.winchances`,
+:mod:`~coronas.manygames.moves`). ``--time S`` (default 10) bounds all of it, exact attempts
+included: the command ends about ``S`` seconds after it starts, with fewer games (and wider
+intervals) when time is short. The options of the games are refused without ``--win-chances``.
 """
 
 from __future__ import annotations
@@ -212,11 +212,14 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
     ``--time`` seconds of the first game."""
     import time as clock
 
-    if args.viewer is not None and not 0 <= args.viewer < state.num_players:
-        raise CommandError(
-            f"--viewer {args.viewer}: the seats are 0 to {state.num_players - 1} "
-            f"({', '.join(state.player_name(p) for p in range(state.num_players))})"
-        )
+    from coronas.engine.seats import parse_seat
+
+    viewer = None
+    if args.viewer is not None:
+        try:  # a seat's name or its number from one (docs/cli.md, "Seats")
+            viewer = parse_seat(state, args.viewer)
+        except ValueError as exc:
+            raise CommandError(f"--viewer: {exc}") from None
     bots = None
     if args.bots:
         try:
@@ -232,7 +235,7 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
         precision=0.01 if args.precision is None else args.precision,
         seed=0 if args.seed is None else args.seed,
         jobs=1 if args.jobs is None else args.jobs,
-        viewer=args.viewer,
+        viewer=viewer,
     )
     try:
         chances = state.win_chances(bots, time=seconds / 2 if deciding else seconds, **options)
@@ -339,10 +342,10 @@ def add_parser(sub: Any) -> None:
     chances.add_argument("--seed", type=whole(0, 2**63 - 1), help="seed of the games (default 0)")
     chances.add_argument(
         "--viewer",
-        type=whole(0, 9),
         metavar="SEAT",
-        help="play out from what this seat (0 moves first) has seen, never from the others' "
-        "hidden cards (default: the whole position, an analyst's view)",
+        help="play out from what this seat has seen, never from the others' hidden cards: its "
+        "name (red, 'player 2') or its number from 1, the first seat (default: the whole "
+        "position, an analyst's view)",
     )
     chances.add_argument(
         "--jobs", type=whole(1, cpu_count), help="worker processes (default 1: this process)"

@@ -26,7 +26,7 @@ MAX_STEPS = 10**7
 
 
 def run(args: argparse.Namespace) -> int:
-    from coronas.simulate import Interrupted, simulate
+    from coronas.manygames.simulate import Interrupted, simulate
 
     game_cls = games.find_game(args.game)
     n_players = games.players(game_cls, args)

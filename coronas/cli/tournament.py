@@ -33,9 +33,9 @@ def _bot_names(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from coronas.runner import Interrupted
-    from coronas.tournament import MAX_GAMES as MAX_TOTAL
-    from coronas.tournament import count_line_ups, tournament
+    from coronas.manygames.runner import Interrupted
+    from coronas.manygames.tournament import MAX_GAMES as MAX_TOTAL
+    from coronas.manygames.tournament import count_line_ups, tournament
 
     game_cls = games.find_game(args.game)
     n_players = args.players if args.players is not None else game_cls.min_players

@@ -222,17 +222,18 @@ class State(journal.Journaled, abc.ABC):
     def win_chances(self, bots: Any = None, **options: Any) -> Any:
         """Each seat's chance of winning the game from here, with its 95% interval, the
         games behind it and the assumption about the rest of the game; exact where the rest
-        can be walked (:func:`coronas.winchances.win_chances`, which takes ``games``,
+        can be walked (:func:`coronas.manygames.winchances.win_chances`, which takes ``games``,
         ``precision``, ``time``, ``seed``, ``exact``, ``viewer``, ``executor``, ``jobs``)."""
-        from coronas.winchances import win_chances
+        from coronas.manygames.winchances import win_chances
 
         return win_chances(self, bots, **options)
 
     def rank_actions(self, bots: Any = None, **options: Any) -> Any:
         """Every legal action of the seat to move with its chance of winning the game after
-        it, the best marked and those too close to call (:func:`coronas.moves.rank_actions`:
+        it, the best marked and those on the shortlist
+        (:func:`~coronas.manygames.moves.rank_actions`:
         the same options as :meth:`win_chances`; the view is the mover's)."""
-        from coronas.moves import rank_actions
+        from coronas.manygames.moves import rank_actions
 
         return rank_actions(self, bots, **options)
 

@@ -2,7 +2,7 @@
 whole game after that action, with 95% intervals, the best marked and the actions too close to
 call marked as such.
 
-The games after each action are played out by :mod:`coronas.winchances`' machinery (the
+The games after each action are played out by :mod:`coronas.manygames.winchances`' machinery (the
 runner, any executor, a seat's view from resampled positions) on **common random numbers**:
 game ``i`` after one action and game ``i`` after another start from the same seeds, so the
 dice that follow are the same as far as the two games run alike, and the difference between
@@ -19,9 +19,9 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine.state import State
-from coronas.intervals import independent_difference, paired_difference, share_interval
-from coronas.runner import DEFAULT_MAX_STEPS, Task
-from coronas.winchances import (
+from coronas.manygames.intervals import independent_difference, paired_difference, share_interval
+from coronas.manygames.runner import DEFAULT_MAX_STEPS, Task
+from coronas.manygames.winchances import (
     Budget,
     FromPosition,
     Games,
@@ -151,7 +151,7 @@ def rank_actions(
     """Every legal action of the seat to move, ranked by the mover's chance of winning the
     game after it, with 95% intervals, the best marked and those that the games cannot tell
     from the best marked too close to call
-    (:func:`~coronas.intervals.paired_difference`).
+    (:func:`~coronas.manygames.intervals.paired_difference`).
 
     The arguments are :func:`win_chances`' (``games`` and ``precision`` per action: the
     actions are played out batch by batch, every action on the same seeded games, until each
@@ -161,7 +161,7 @@ def rank_actions(
     game can be walked or solved.
 
     ``time`` bounds the whole call, as for :func:`win_chances`: the exact attempts, one
-    action after another, share :data:`~coronas.winchances.EXACT_SHARE` of it and stop at
+    action after another, share :data:`~coronas.manygames.winchances.EXACT_SHARE` of it and stop at
     the first action that cannot be walked; the games then get the rest, played in pieces,
     the first of one game an action (a worker) measuring what they cost, and no piece
     started that would not end in time (fewer games an action, and wider intervals, when

@@ -3,7 +3,7 @@
 
 A results file is untrusted input when a run is resumed from it: every line is checked (sizes
 bounded, known fields, values in range) before a record is built, and a file from another
-run is refused naming the field that differs. :mod:`coronas.runner` plays the games.
+run is refused naming the field that differs. :mod:`coronas.manygames.runner` plays the games.
 """
 
 from __future__ import annotations

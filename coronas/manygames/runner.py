@@ -58,7 +58,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from coronas.engine import CHANCE, GameDidNotEnd, State, play
-from coronas.results import (
+from coronas.manygames.results import (
     MAX_MESSAGE,
     OUTCOMES,
     GameRecord,
@@ -422,11 +422,12 @@ def run_games(
     chunk_size: int | None = None,
     strict: bool = False,
 ) -> list[GameRecord]:
-    """Play ``tasks`` (``n_games`` of them) with :func:`coronas.runner.run`: every record in
+    """Play ``tasks`` (``n_games`` of them) with :func:`run`: every record in
     game order, kept in the results file ``out`` (described by ``header``; ``resume``
     continues it) as each game finishes, with a tqdm bar titled ``progress`` (None: no bar).
     Ctrl-C with a results file raises :class:`Interrupted`, saying how to continue.
-    Shared by :func:`coronas.simulate.simulate` and :func:`coronas.tournament.tournament`."""
+    Shared by :func:`~coronas.manygames.simulate.simulate` and
+    :func:`~coronas.manygames.tournament.tournament`."""
     results = None
     if out is not None:
         results = ResultsFile(out, header or {}, resume=resume)

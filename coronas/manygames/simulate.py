@@ -1,8 +1,8 @@
 """Many games at once: win rates by bot and by seat with confidence intervals, on any executor.
 
-:func:`simulate` plays ``n_games`` games of one game with a list of bots and summarises them
-in a :class:`SimulationResult`. It is the analyst's face of :mod:`coronas.runner`, and what
-it promises is what an analyst needs to trust and repeat a run:
+:func:`simulate` plays ``n_games`` games of one game with a list of bots and summarises them in a
+:class:`SimulationResult`. It is the analyst's face of :mod:`~coronas.manygames.runner`, and what it
+promises is what an analyst needs to trust and repeat a run:
 
 * **Reproducible.** Every game gets its own seeds, drawn in order from ``random.Random(seed)``,
   and the results are gathered back in game order. The same ``seed`` gives the same games and
@@ -13,7 +13,7 @@ it promises is what an analyst needs to trust and repeat a run:
   first is not favoured in every game; the summary shows the win rate by seat beside the win
   rate by bot, so a first-player advantage shows at a glance.
 * **Every game counted, none fatal.** A game that has not ended after ``max_steps`` actions
-  (:data:`~coronas.runner.DEFAULT_MAX_STEPS`, 100,000) or whose bot raises is recorded as
+  (:data:`~coronas.manygames.runner.DEFAULT_MAX_STEPS`, 100,000) or whose bot raises is recorded as
   unfinished with its seeds and the message, counted apart ("3 of 400 games did not end
   ...; replay one with result.replay(17)"), and is nobody's win; the run goes on.
   ``strict=True`` stops at the first one instead.
@@ -38,7 +38,7 @@ Win rates are exact fractions of the games that ended; their 95% Wilson score in
 being estimates of an unknown probability, are floats.
 
     from functools import partial
-    from coronas.simulate import simulate
+    from coronas.manygames.simulate import simulate
     from coronas.engine import RandomBot
 
     result = simulate(partial(SomeGame, players=2), [RandomBot(), GreedyBot()], 1000, seed=1,
@@ -62,8 +62,8 @@ from typing import Any
 
 from coronas.engine import Game, State
 from coronas.formatting import plural
-from coronas.intervals import Z95, wilson_interval
-from coronas.runner import (
+from coronas.manygames.intervals import Z95, wilson_interval
+from coronas.manygames.runner import (
     DEFAULT_MAX_STEPS,
     GameRecord,
     Interrupted,
@@ -108,7 +108,7 @@ class SimulationResult:
     """The summary of a :func:`simulate` run.
 
     ``labels[j]`` names ``bots[j]``; ``records`` holds every game in order, finished or not
-    (:class:`~coronas.runner.GameRecord`). Win rates count only the games that ended by the
+    (:class:`~.runner.GameRecord`). Win rates count only the games that ended by the
     rules (``finished``); the others (``unfinished``: the step cap, a bot's error) are counted
     apart and are nobody's win. ``wins[j]`` counts the games bot ``j`` won (a shared victory
     counts for every winner, so win rates can add up to more than 1); ``seat_wins[s]`` the
@@ -524,7 +524,7 @@ def simulate(
     as it finishes; ``resume=True`` continues the run that file holds (the same arguments),
     playing only the games it lacks. Ctrl-C stops the run at once (a pool made here is
     stopped, its workers terminated); the file keeps every game that came back and the
-    :class:`~coronas.runner.Interrupted` raised says how to continue.
+    :class:`~coronas.manygames.runner.Interrupted` raised says how to continue.
     """
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(

@@ -1,15 +1,14 @@
 """A ladder of bots: every pairing or seating played with seats rotated, win rates with their
 95% intervals, and Bradley-Terry ratings on the Elo scale.
 
-:func:`tournament` takes a pool of bots and plays, for a game of two players, every pairing of
-two different bots; for three to five players, every *line-up*: every choice of bots for the
-seats, with repeats, that holds at least two different bots (one mcts against two greedy,
-two mcts against one greedy...). Each line-up plays ``games`` games, its seats rotated one
-place a game, so that every bot sits at every seat equally often and the first player's
-advantage favours no one. The games run on the runner that :func:`~coronas.simulate.simulate`
-uses: seeded, on any executor (``jobs=2``, a dask client's ``get_executor()``), kept in a
-results file as they finish and resumed from it, an unfinished game counted apart and never
-fatal.
+:func:`tournament` takes a pool of bots and plays, for a game of two players, every pairing of two
+different bots; for three to five players, every *line-up*: every choice of bots for the seats, with
+repeats, that holds at least two different bots (one mcts against two greedy, two mcts against one
+greedy...). Each line-up plays ``games`` games, its seats rotated one place a game, so that every
+bot sits at every seat equally often and the first player's advantage favours no one. The games run
+on the runner that :func:`~.simulate.simulate` uses: seeded, on any executor (``jobs=2``, a dask
+client's ``get_executor()``), kept in a results file as they finish and resumed from it, an
+unfinished game counted apart and never fatal.
 
 The :class:`Ladder` it returns shows
 
@@ -17,11 +16,11 @@ The :class:`Ladder` it returns shows
   victory counts 1/k to each of its k winners) with its 95% interval, beside its fair
   share (the share of the seats it holds: 1/2 in a pairing, 1/3 for one seat of three);
 * **the ratings**: Bradley-Terry maximum likelihood on the Elo scale with 95% bootstrap
-  intervals (:func:`coronas.ratings.bradley_terry`), the anchor (0 Elo) stated;
+  intervals (:func:`coronas.manygames.ratings.bradley_terry`), the anchor (0 Elo) stated;
 * a picture of the ratings with their error bars (:meth:`Ladder.plot`) and a table of games
   for pandas (:meth:`Ladder.to_pandas`).
 
->>> from coronas.tournament import tournament
+>>> from coronas.manygames.tournament import tournament
 >>> ladder = tournament("batalla", ["random", "greedy"], games=4, progress=False)
 >>> [(row["line_up"], row["bot"], row["games"]) for row in ladder.rows()]
 [('random vs greedy', 'random', 4), ('random vs greedy', 'greedy', 4)]
@@ -42,11 +41,11 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine import Game, available_games
-from coronas.intervals import share_interval
-from coronas.ratings import Ratings, bradley_terry
-from coronas.results import GameRecord
-from coronas.runner import DEFAULT_MAX_STEPS, Match, NewGame, draw_tasks, run_games
-from coronas.simulate import _labels
+from coronas.manygames.intervals import share_interval
+from coronas.manygames.ratings import Ratings, bradley_terry
+from coronas.manygames.results import GameRecord
+from coronas.manygames.runner import DEFAULT_MAX_STEPS, Match, NewGame, draw_tasks, run_games
+from coronas.manygames.simulate import _labels
 
 __all__ = ["MAX_GAMES", "Ladder", "count_line_ups", "line_ups", "tournament"]
 
@@ -130,7 +129,7 @@ class Ladder:
         holds), ``fair`` (its share of the seats), ``games`` (finished), ``wins`` (its share
         of the wins, a Fraction), ``win_rate`` (wins / games), ``ci_low``/``ci_high`` (its
         95% interval: Wilson's, on the effective games where wins were shared,
-        :func:`~coronas.intervals.share_interval`)."""
+        :func:`~coronas.manygames.intervals.share_interval`)."""
         rows = []
         for k, line_up in enumerate(self.line_ups):
             played = [r for r in self.finished if r.index // self.games == k]
@@ -230,7 +229,7 @@ class Ladder:
         )
 
     def plot(self, ax: Any = None) -> Any:
-        """The ratings with their 95% intervals (:meth:`coronas.ratings.Ratings.plot`)."""
+        """The ratings with their 95% intervals (:meth:`coronas.manygames.ratings.Ratings.plot`)."""
         if self.ratings is None:
             raise ValueError("no game compared two bots: there are no ratings to draw")
         return self.ratings.plot(ax)
@@ -296,7 +295,7 @@ def tournament(
     or bot objects; at least two. ``players`` (default: the game's smallest table) and
     ``rules`` apply to a name or a class. ``seed`` fixes every game; ``jobs``, ``executor``,
     ``out``, ``resume``, ``max_steps`` and ``progress`` work as in
-    :func:`~coronas.simulate.simulate`. ``anchor`` names the bot rated 0 Elo (default:
+    :func:`~coronas.manygames.simulate.simulate`. ``anchor`` names the bot rated 0 Elo (default:
     ``random`` if it plays, else the first).
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:

@@ -28,8 +28,8 @@ from typing import Any
 
 from coronas.engine.evaluation import shares, win_shares
 from coronas.engine.state import State
-from coronas.intervals import share_interval
-from coronas.runner import DEFAULT_MAX_STEPS, Match, Task, draw_tasks, run
+from coronas.manygames.intervals import share_interval
+from coronas.manygames.runner import DEFAULT_MAX_STEPS, Match, Task, draw_tasks, run
 
 __all__ = [
     "DEFAULT_BOT",
@@ -348,7 +348,7 @@ def check_options(
     exact: Any,
     on_update: Any,
 ) -> None:
-    """Refuse a bad option of :func:`win_chances` or :func:`~coronas.moves.rank_actions`
+    """Refuse a bad option of :func:`win_chances` or :func:`~coronas.manygames.moves.rank_actions`
     with a :class:`ValueError` naming it, before anything is played or walked."""
     if not _whole(jobs, 1, MAX_JOBS):
         raise ValueError(f"jobs must be a whole number from 1 to {MAX_JOBS}, got {jobs!r}")
@@ -480,7 +480,7 @@ class Games:
     from ``seed`` and every start (one per action compared) plays the same tasks, so that
     actions are compared on common random numbers. With ``jobs > 1`` and no executor the
     games run on a pool of worker processes that ignore Ctrl-C and are terminated when the
-    run is left by an exception (:func:`coronas.runner.worker_pool`): one Ctrl-C stops it."""
+    run is left by an exception (:func:`~.runner.worker_pool`): one Ctrl-C stops it."""
 
     def __init__(
         self,
@@ -504,7 +504,7 @@ class Games:
 
     def __enter__(self) -> Games:
         if self.executor is None and self.jobs > 1:
-            from coronas.runner import worker_pool
+            from coronas.manygames.runner import worker_pool
 
             self.executor = self._stack.enter_context(worker_pool(self.jobs))
         return self
@@ -607,7 +607,7 @@ def win_chances(
     ``precision`` is checked, do not depend on the clock. At least one game is played, so a
     bot slower than the whole budget overruns it.
 
-    The games go through :func:`coronas.runner.run`: on ``executor`` (any
+    The games go through :func:`coronas.manygames.runner.run`: on ``executor`` (any
     :class:`concurrent.futures.Executor`, a dask client's included) or a process pool of
     ``jobs`` workers, stopped at once by Ctrl-C. ``seed`` fixes them: each game has its own
     seeds, drawn in order, so the same seed gives the same figures on any executor, and a run

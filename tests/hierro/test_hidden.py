@@ -151,7 +151,7 @@ def test_cards_seen_with_spy_stay_known_until_given_up():
 def test_win_chances_from_a_seat_do_not_change_with_what_it_cannot_see():
     """A seat's win chances start every game from its own resampled view: twin positions,
     the same seed, the same figures; the full-information figure is labelled as such."""
-    from coronas.winchances import win_chances
+    from coronas.manygames.winchances import win_chances
 
     s = played(3, 5, 300)
     rng = random.Random(5)
@@ -313,7 +313,7 @@ def test_twins_that_differ_in_a_hands_mix_get_the_same_determinisations(seed):
 
 
 def test_win_chances_and_ranks_do_not_change_with_a_hands_secret_mix():
-    from coronas.winchances import win_chances
+    from coronas.manygames.winchances import win_chances
 
     s, t, p = mix_twins(1)
     mine = win_chances(s, RandomBot(), games=12, seed=7, viewer=p)

@@ -50,7 +50,7 @@ class MonteCarloEstimate:
     @property
     def interval(self) -> tuple[float, float]:
         """The 95% Wilson score interval."""
-        from coronas.intervals import wilson_interval
+        from coronas.manygames.intervals import wilson_interval
 
         return wilson_interval(self.successes, self.n)
 

@@ -2,7 +2,7 @@
 position on the table, with its 95% interval, the number of games behind it and how the rest
 of the game is assumed to be played, refined while it runs.
 
-The figures come from :func:`coronas.winchances.win_chances`, played out in a thread so the
+The figures come from :func:`~.winchances.win_chances`, played out in a thread so the
 widget never freezes: a first figure after the first batch of games (a fraction of a second
 with the games' light playout policy), then narrower ones until the interval is as narrow as
 asked or the time is up. They are shown from the eyes the stepper shows: in a seat's view, or
@@ -97,8 +97,8 @@ class WinPanel:
     # -- running ---------------------------------------------------------------------------
     def compute(self, on_update: Any = None, moves: bool = False, **limits: Any) -> Any:
         """The figures for the position shown now, from the viewer's eyes: each seat's
-        chances (:func:`~coronas.winchances.win_chances`) or, with ``moves``, the moves of
-        the seat to move ranked (:func:`~coronas.moves.rank_actions`). ``limits`` are their
+        chances (:func:`~.winchances.win_chances`) or, with ``moves``, the moves of
+        the seat to move ranked (:func:`~.moves.rank_actions`). ``limits`` are their
         ``games``, ``precision`` and ``time`` (default: this panel's precision and
         seconds)."""
         if self.hidden():

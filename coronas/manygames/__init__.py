@@ -1,0 +1,17 @@
+"""Many games: what coronas learns by playing a position or a game out many times.
+
+The floor above the games and their exact odds, below plotting and the widgets:
+
+* :mod:`~coronas.manygames.runner`: seeded games on any executor, resumed from a file
+  (:mod:`~coronas.manygames.results`: the records and their file);
+* :mod:`~coronas.manygames.simulate`, :mod:`~coronas.manygames.tournament`,
+  :mod:`~coronas.manygames.ratings`: the analyst's summaries of bots' games;
+* :mod:`~coronas.manygames.estimator`: the one estimator of a position's figures from games
+  (budgets, batches, executors, views, exact attempts, stopping rules), behind
+  :mod:`~coronas.manygames.winchances` (each seat's chance of winning) and
+  :mod:`~coronas.manygames.moves` (every move ranked);
+* :mod:`~coronas.manygames.intervals`: the intervals around what they estimate.
+
+The modules used to sit at the package's top (``coronas.winchances``, ``coronas.runner``
+and the rest); those names still import, as the very same modules.
+"""

@@ -1,0 +1,8 @@
+"""The old import path of :mod:`coronas.manygames.moves`, kept working: this name is the very
+same module object (so that a patched attribute is patched for everyone)."""
+
+import sys
+
+from coronas.manygames import moves as _module
+
+sys.modules[__name__] = _module
