@@ -272,10 +272,15 @@ def test_win_chances_give_every_seat_an_interval_and_rank_the_moves(capsys, tmp_
 
 
 def test_win_chances_from_a_seat_say_whose_view(capsys, tmp_path):
+    # a seat is named as the game calls it, or by its number from one: 2 is green, the second
     path = saved(tmp_path, played("hierro", 60, seed=4))
-    status, out, err = run(capsys, "advise", path, "--win-chances", "--games", "8", "--viewer", "1")
+    options = ["--win-chances", "--games", "8", "--time", "60"]
+    status, out, err = run(capsys, "advise", path, *options, "--viewer", "2")
     assert status == 0, err
     assert "from green's view" in out
+    status, by_name, err = run(capsys, "advise", path, *options, "--viewer", "Green")
+    assert status == 0, err
+    assert by_name == out  # the same seat, the same seeded games
     status, out, err = run(capsys, "advise", path, "--win-chances", "--games", "8")
     assert "full information (every hidden card seen)" in out
 
@@ -299,7 +304,11 @@ def test_win_chances_at_the_end_are_exact(capsys, tmp_path):
     ("argv", "words"),
     [
         (["--games", "10"], "--games go with --win-chances"),
-        (["--win-chances", "--viewer", "5"], "--viewer 5: the seats are 0 to 1"),
+        (
+            ["--win-chances", "--viewer", "0"],
+            "--viewer: no seat '0': the seats are player 1, player 2 (or 1 to 2)",
+        ),
+        (["--win-chances", "--viewer", "red"], "--viewer: no seat 'red': the seats are player 1"),
         (["--win-chances", "--bots", "gredy"], "did you mean 'greedy'"),
         (["--win-chances", "--time", "0"], "--time: expected seconds above 0"),
         (["--win-chances", "--precision", "0.7"], "--precision: expected a half-width"),
