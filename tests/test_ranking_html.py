@@ -47,7 +47,8 @@ def test_the_ranking_table_heads_every_column_and_keeps_rows_on_one_line():
     assert html.startswith("<table style='white-space:nowrap")
     rows = re.findall(r"<tr><td>(.*?)</tr>", html)
     assert len(rows) == 3
-    assert "<td>best</td>" in rows[0] and "<td>too close to call</td>" in rows[1]
+    assert "<td>best</td>" in rows[0] and "<td>shortlist</td>" in rows[1]
+    assert len(re.findall("coronas-move-bar", html)) == 3  # a bar a move, in its chance cell
     # 19/27 = 70.37%: the percentage shown, the exact fraction and its aim in the tooltip
     assert "<span title='19/27 to take the castle of Verona'>70.37%</span>" in rows[0]
     assert rows[2].endswith("<td></td><td></td>")  # neither a verdict nor dice

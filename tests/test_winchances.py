@@ -78,14 +78,17 @@ def test_an_estimate_carries_its_interval_and_its_games():
         ["red", "blue"],
         [Fraction(61, 2), Fraction(39, 2)],
         50,
-        "every seat plays like random",
+        "if every seat plays like a player choosing at random (random)",
         "the whole table",
     )
     assert chances.chances == (Fraction(61, 100), Fraction(39, 100))
     lo, hi = chances.low[0], chances.high[0]
     assert lo < 0.61 < hi and 0.1 < hi - lo < 0.3  # 50 games: about 13 points each side
     text = str(chances)
-    assert "50 games, 95% intervals" in text and "every seat plays like random" in text
+    assert (
+        "50 games, 95% intervals" in text
+        and "if every seat plays like a player choosing at random (random)" in text
+    )
     assert "red 61.0% (" in text
 
 
@@ -141,10 +144,11 @@ def test_the_duel_estimated_on_common_random_numbers():
     assert [r["chance"] for r in again.rows] == [r["chance"] for r in ranking.rows]
 
 
-def test_close_moves_are_marked_too_close_to_call():
+def test_close_moves_are_on_the_shortlist():
     ranking = duel_start().rank_actions(RandomBot(), games=40, seed=1, exact=False)
     # 40 games an action: intervals about 30 points wide, so 13/24 and 11/24 overlap
-    assert ranking.rows[1]["too_close"] and "too close to call" in str(ranking)
+    assert ranking.rows[1]["shortlist"] and ranking.rows[1]["too_close"]
+    assert "shortlist" in str(ranking).splitlines()[2]
 
 
 def test_ranking_needs_a_decision():
@@ -166,11 +170,15 @@ def test_bots_by_name_the_default_bot_and_two_workers():
     while state.is_chance_node():
         state.apply(state.sample_chance(rng))
     light = state.win_chances(games=60, seed=4)
-    assert light.assumption == "every seat plays like light" and light.view == "open position"
+    assert light.assumption == "if every seat plays like the quick playout player (light)"
+    assert light.view == "open position"
     assert state.win_chances("light", games=60, seed=4) == light
     assert state.win_chances(games=60, seed=4, jobs=2) == light
     greedy = state.win_chances(["greedy", "random"], games=20, seed=4)
-    assert greedy.assumption == "player 1 plays like greedy, player 2 like random"
+    assert greedy.assumption == (
+        "if player 1 plays like the greedy player (greedy), "
+        "player 2 like a player choosing at random (random)"
+    )
     narrow = state.win_chances(precision=0.1, seed=4)
     assert narrow.half_width <= 0.1 and narrow.games % 20 == 0
 

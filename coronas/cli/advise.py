@@ -182,6 +182,10 @@ def _ranking_record(ranking: Any) -> dict[str, Any]:
         "games": ranking.games,
         "assumption": ranking.assumption,
         "view": ranking.view,
+        "stopped": ranking.stopped,
+        "held_out": None
+        if ranking.held_out is None
+        else dict(zip(("chance", "low", "high"), ranking.held_out, strict=True)),
         "actions": [
             {
                 "action": r["label"],
@@ -189,7 +193,11 @@ def _ranking_record(ranking: Any) -> dict[str, Any]:
                 "low": r["low"],
                 "high": r["high"],
                 "best": r["best"],
+                "shortlist": r["shortlist"],
                 "too_close": r["too_close"],
+                "games": r["games"],
+                "quick": r["quick"],
+                "dropped": r["dropped"],
                 "versus_best": None
                 if r["versus_best"] is None
                 else dict(zip(("mean", "low", "high"), r["versus_best"], strict=True)),
@@ -242,13 +250,27 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
         ranking = None
         if deciding:
             left = seconds - (clock.monotonic() - began)
-            ranking = state.rank_actions(bots, time=max(left, seconds / 100), **options)
+            ranking = state.rank_actions(
+                bots, time=max(left, seconds / 100), on_update=_quick_first(args), **options
+            )
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     return {
         "win_chances": _chances_record(chances),
         "ranking": None if ranking is None else _ranking_record(ranking),
     }
+
+
+def _quick_first(args: argparse.Namespace) -> Any:
+    """An ``on_update`` that prints the ranking's quick estimate (the value model's, within
+    a second) to stderr while the games refine it; nothing with ``--json``."""
+    import sys
+
+    def show(ranking: Any) -> None:
+        if ranking.quick and not args.json:
+            print(f"{ranking}\n(refining with games...)\n", file=sys.stderr, flush=True)
+
+    return show
 
 
 def run(args: argparse.Namespace) -> int:

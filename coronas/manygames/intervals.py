@@ -75,15 +75,17 @@ def share_interval(total: float, squares: float, games: int) -> tuple[float, flo
 
 
 def paired_difference(
-    mine: list[Fraction | None], best: list[Fraction | None]
+    mine: list[Fraction | None], best: list[Fraction | None], z: float = Z95
 ) -> tuple[float, float, float]:
     """The mean difference of an action's shares from the best action's on the same games
     (common random numbers), with its 95% interval: ``(mean, low, high)``. Games that did
     not end after either action are left out. A normal interval on the paired differences:
     the pairing removes the luck both games share, so it is narrower than the two actions'
-    intervals taken apart; with fewer than two pairs the interval is the widest, -1 to 1."""
+    intervals taken apart; with fewer than two pairs the interval is the widest, -1 to 1.
+    ``z`` widens it (the normal quantile; 95% by default). Two lists of different lengths are
+    paired on their first games (a move dropped from later games keeps its own)."""
     pairs = [
-        float(a - b) for a, b in zip(mine, best, strict=True) if a is not None and b is not None
+        float(a - b) for a, b in zip(mine, best, strict=False) if a is not None and b is not None
     ]
     if len(pairs) < 2:
         mean = sum(pairs) / len(pairs) if pairs else 0.0
@@ -91,12 +93,12 @@ def paired_difference(
     n = len(pairs)
     mean = sum(pairs) / n
     var = sum((d - mean) ** 2 for d in pairs) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
+    half = z * math.sqrt(var / n)
     return mean, max(-1.0, mean - half), min(1.0, mean + half)
 
 
 def independent_difference(
-    a: tuple[float, float, int], b: tuple[float, float, int]
+    a: tuple[float, float, int], b: tuple[float, float, int], z: float = Z95
 ) -> tuple[float, float, float]:
     """The mean difference between two shares estimated on games of their own, each given as
     ``(total, sum of squares, games)``, with its 95% normal interval ``(mean, low, high)``:
@@ -109,5 +111,5 @@ def independent_difference(
     means = [t / n for t, _, n in (a, b)]
     spread = sum(max(q / n - (t / n) ** 2, 0.0) / n for t, q, n in (a, b))
     mean = means[0] - means[1]
-    half = Z95 * math.sqrt(spread)
+    half = z * math.sqrt(spread)
     return mean, max(-1.0, mean - half), min(1.0, mean + half)

@@ -1,57 +1,99 @@
 """Which move? Every legal action of the seat to move, ranked by its chance of winning the
-whole game after that action, with 95% intervals, the best marked and the actions too close to
-call marked as such.
+whole game after that action, at once from the game's value model, then from games.
 
-The games after each action are played out by :mod:`coronas.manygames.winchances`' machinery (the
-runner, any executor, a seat's view from resampled positions) on **common random numbers**:
-game ``i`` after one action and game ``i`` after another start from the same seeds, so the
-dice that follow are the same as far as the two games run alike, and the difference between
-two actions is measured more sharply than either figure alone. Where the rest of the game can
-be walked, every figure is exact. A dice action shows its own exact odds beside the game's
-(:meth:`State.odds <coronas.engine.State.odds>`): a roll likely to succeed is not always the
-move most likely to win.
+**At once.** Every move is first scored by the game's fitted value model
+(``Game.spec().evaluate``) on the position after it, from the mover's view: at a roll or draw
+that follows the move, the exact expectation over its outcomes; in a game with secrets, the
+average over a few positions resampled for the viewer. That takes under a second on one core
+and is shown as what it is: a quick estimate, not yet games.
+
+**Then games, where they matter.** The games after each move are played by
+:mod:`~coronas.manygames.estimator` (the runner, any executor, a seat's view from resampled
+positions) on **common random numbers**: game ``i`` after one move and game ``i`` after
+another start from the same seeds, so the difference between two moves is measured more
+sharply than either figure alone. The games go to the moves that could still be best (racing
+on the paired intervals): a move the quick estimate puts far behind the best is not played at
+all, and one whose paired difference from the best is clearly below zero (at a level corrected
+for the number of moves compared) is dropped from later games; each says why.
+
+**Read in order.** The moves whose paired difference from the best reaches zero form the
+shortlist, shown together at the top: the games cannot tell them apart. The best move's own
+figure runs high when it is picked as the best of many noisy ones, so it is also given from
+the games not used to pick it (picked on the even games, measured on the odd ones). Where the
+rest of the game can be walked, every figure is exact. A dice action shows its own exact odds
+beside the game's (:meth:`State.odds <coronas.engine.State.odds>`): a roll likely to succeed
+is not always the move most likely to win.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import random
+import time as clock
+from collections.abc import Sequence
 from fractions import Fraction
+from statistics import NormalDist
 from typing import Any
 
+from coronas.engine.evaluation import win_shares
 from coronas.engine.state import State
-from coronas.manygames.intervals import independent_difference, paired_difference, share_interval
-from coronas.manygames.runner import DEFAULT_MAX_STEPS, Task
-from coronas.manygames.winchances import (
-    Budget,
+from coronas.manygames.estimator import (
+    STOPPED,
+    Arm,
     FromPosition,
-    Games,
-    bot_label,
-    check_options,
-    describe_bots,
-    exact_allowed,
-    exact_win_chances,
-    play_batch,
-    seat_bots,
-    view_of,
+    exact_answers,
+    play_out,
+    prepare,
 )
+from coronas.manygames.intervals import independent_difference, paired_difference, share_interval
+from coronas.manygames.runner import DEFAULT_MAX_STEPS
 
-__all__ = ["ActionRanking", "rank_actions"]
+__all__ = [
+    "DROP_BEHIND",
+    "QUICK_SECONDS",
+    "ActionRanking",
+    "quick_values",
+    "rank_actions",
+]
+
+QUICK_SECONDS = 1.0
+"""The most the quick estimate of every move may take (a tenth of a ``time`` budget when that
+is less): one pass over the moves is always made, more resamples while time is left."""
+QUICK_RESAMPLES = 8
+"""The most positions resampled for the viewer in a game with secrets."""
+MAX_QUICK_OUTCOMES = 64
+"""A roll or draw right after a move with at most this many outcomes is averaged exactly;
+one with more is scored where it stands."""
+DROP_BEHIND = 0.25
+"""A move the quick estimate puts this far (in chance of winning) behind the best is not
+played out: 25 points is beyond what the value models get wrong on held-out positions."""
+MIN_DROP_GAMES = 40
+"""A move is dropped by its paired interval only after this many games: fewer pairs make a
+normal interval unreliable."""
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class ActionRanking:
     """Every legal action of the seat to move with its chance of winning the game after it.
 
-    ``rows`` are dicts, best first: ``action``, ``label`` (in the game's words), ``chance``
-    (a Fraction: exact, or the share of the games won after the action), ``low``/``high``
-    (its 95% interval; the point itself when exact), ``games``, ``best`` (the highest
-    chance), ``too_close`` (too close to call: the 95% interval of its difference from the
-    best, measured on the same games, reaches 0), ``versus_best`` (that difference and its
-    interval, ``(mean, low, high)``; None when exact) and ``odds``
-    (the action's own exact dice odds, :meth:`State.odds <coronas.engine.State.odds>`, for
-    a dice action; else None). ``common`` says whether every action was played out on the
-    same games (common random numbers: the differences between them are then measured game
-    by game, more sharply than each figure) or on games of its own.
+    ``rows`` are dicts in reading order: the shortlist first (the best, then every move the
+    games cannot tell from it, by chance), then the other moves played out, by chance, then
+    the dropped ones. Each row has ``action``, ``label`` (in the game's words), ``chance`` (a
+    Fraction: exact, the share of the games won after the action, or with ``quick`` the value
+    model's figure), ``low``/``high`` (its 95% interval; the point itself when exact or
+    quick), ``games`` (the move's own), ``best``, ``shortlist`` (the best, or the 95%
+    interval of its difference from the best, measured on the same games, reaches 0),
+    ``too_close`` (on the shortlist but not the best, kept for older readers),
+    ``versus_best`` (that difference and its interval, ``(mean, low, high)``; None when exact
+    or quick), ``quick`` (the value model's figure, or None), ``dropped`` (why the move was
+    left out of the games; "" if not) and ``odds`` (the action's own exact dice odds, for a
+    dice action; else None).
+
+    ``quick`` says the whole ranking is the value model's, before any game; ``common``
+    whether the moves were played on the same games; ``held_out`` the best move's figure
+    and 95% interval on the games not used to pick it, ``(chance, low, high)`` (None when
+    exact, quick, or too few games); ``stopped`` why the games stopped (``games``,
+    ``precision``, ``time``; "" while they go on).
     """
 
     player: str
@@ -61,20 +103,47 @@ class ActionRanking:
     view: str
     games: int
     common: bool = True
+    quick: bool = False
+    held_out: tuple[float, float, float] | None = None
+    stopped: str = ""
 
     def basis(self) -> str:
-        how = "exact" if self.exact else f"{self.games} games an action, 95% intervals"
+        """What the figures rest on, in words."""
+        if self.quick:
+            return f"quick estimate by the value model, not yet games; {self.view}"
+        how = "exact" if self.exact else f"{self.games} games a move still in the running"
         if not self.exact:
+            how += ", 95% intervals"
             how += ", the same games for every move" if self.common else ", games of its own"
         return f"{how}; {self.assumption}; {self.view}"
+
+    def stop_note(self) -> str:
+        """Why the figures stopped changing, in words ("" while they may still change)."""
+        return STOPPED.get("exact" if self.exact else self.stopped, "")
+
+    def held_out_text(self) -> str:
+        """The best move's figure on the games not used to pick it, in words ("" if none)."""
+        if self.held_out is None:
+            return ""
+        chance, low, high = self.held_out
+        return f"the best move on games not used to pick it: {chance:.1%} ({low:.1%}-{high:.1%})"
 
     def _cells(self, row: dict[str, Any]) -> tuple[str, str, str]:
         chance = float(row["chance"])
         if self.exact:
             figure, interval = f"{row['chance']} ({chance:.1%})", "exact"
+        elif self.quick or row["games"] == 0:
+            figure, interval = f"{chance:.1%}", "quick estimate"
         else:
             figure, interval = f"{chance:.1%}", f"{row['low']:.1%} - {row['high']:.1%}"
-        mark = "best" if row["best"] else "too close to call" if row["too_close"] else ""
+        if row["best"]:
+            mark = "best"
+        elif row.get("shortlist", row.get("too_close")):
+            mark = "shortlist"
+        elif row.get("dropped"):
+            mark = "dropped"
+        else:
+            mark = ""
         return figure, interval, mark
 
     def __str__(self) -> str:
@@ -82,7 +151,11 @@ class ActionRanking:
         for row in self.rows:
             figure, interval, mark = self._cells(row)
             odds = f"; roll: {row['odds'].success}" if row["odds"] is not None else ""
-            lines.append(f"{figure:>16}  {interval:>15}  {mark:<18}{row['label']}{odds}")
+            why = f" ({row['dropped']})" if row.get("dropped") else ""
+            lines.append(f"{figure:>16}  {interval:>15}  {mark:<10}{row['label']}{odds}{why}")
+        extra = [t for t in (self.held_out_text(), self.stop_note()) if t]
+        if extra:
+            lines.append("; ".join(extra))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -105,14 +178,20 @@ class ActionRanking:
             # row stays on one line in a notebook at 1280 px with its file browser open
             tip = "" if odds is None else escape(f"{odds.success} to {odds.aim}", quote=True)
             dice = "" if odds is None else f"<span title='{tip}'>{percent(odds.success)}</span>"
-            cells = (escape(row["label"]), figure, interval, escape(mark), dice)
+            verdict = escape(mark)
+            if row.get("dropped"):
+                verdict = f"<span title='{escape(row['dropped'], quote=True)}'>dropped</span>"
+            chance = figure + _bar(row, self.exact or self.quick)
+            cells = (escape(row["label"]), chance, interval, verdict, dice)
             body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         heads = ("move", "chance", "95% interval", "verdict", "roll's odds")
+        notes = [self.basis(), self.held_out_text(), self.stop_note()]
         return (
             "<table style='white-space:nowrap;border-collapse:collapse'><caption>"
             f"{escape(self.player)}'s moves by the chance of winning the game</caption><tr>"
             + "".join(f"<th>{h}</th>" for h in heads)
-            + f"</tr>{''.join(body)}</table><p>{escape(self.basis())}</p>"
+            + f"</tr>{''.join(body)}</table>"
+            + "".join(f"<p>{escape(n)}</p>" for n in notes if n)
         )
 
     def to_pandas(self) -> Any:
@@ -124,11 +203,122 @@ class ActionRanking:
         )
 
 
+def _bar(row: dict[str, Any], point: bool) -> str:
+    """A move's chance as a bar 6em wide beside its figure, its 95% interval as a frame over
+    it (grey for a dropped move)."""
+    chance = float(row["chance"])
+    colour = "#aaa" if row.get("dropped") else "#4c72b0"
+    band = ""
+    if not point and row["games"]:
+        band = (
+            f"<div style='position:absolute;top:-2px;bottom:-2px;left:{row['low'] * 100:.1f}%;"
+            f"width:{(row['high'] - row['low']) * 100:.1f}%;border:1px solid #222;"
+            "box-sizing:border-box'></div>"
+        )
+    return (
+        "<div class='coronas-move-bar' style='display:inline-block;vertical-align:middle;"
+        "margin-left:0.4em;background:#ddd;width:6em;height:0.8em;position:relative'>"
+        f"<div style='background:{colour};width:{chance * 100:.1f}%;height:100%'></div>"
+        f"{band}</div>"
+    )
+
+
 def _dice_odds(state: State, action: Any) -> Any:
     try:
         return state.odds(action)
     except Exception:  # a game without odds for this position: no dice figure to show
         return None
+
+
+def _value(state: State, evaluate: Any, seat: int) -> float:
+    """Seat ``seat``'s chance of winning at ``state`` by the value model: exact at the end;
+    at a roll or draw with few outcomes, their exact expectation (one level)."""
+    if state.is_terminal():
+        return float(win_shares(state)[seat])
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        if len(outcomes) <= MAX_QUICK_OUTCOMES:
+            total = 0.0
+            for outcome, p in outcomes:
+                state.apply(outcome)
+                try:
+                    end = state.is_terminal()
+                    total += float(p) * (
+                        float(win_shares(state)[seat]) if end else float(evaluate(state)[seat])
+                    )
+                finally:
+                    state.undo()
+            return total
+    return float(evaluate(state)[seat])
+
+
+def quick_values(
+    state: State,
+    viewer: int | None = None,
+    seconds: float = QUICK_SECONDS,
+    seed: int | None = 0,
+) -> list[float] | None:
+    """Every legal action's chance of winning for the seat to move by the game's value model
+    (``Game.spec().evaluate``) on the position after it, in ``state.legal_actions()`` order;
+    None if the game declares no value model.
+
+    At a roll or draw right after the move, the exact expectation over its outcomes (at most
+    :data:`MAX_QUICK_OUTCOMES`); with a ``viewer`` in a game with secrets, the average over
+    positions resampled for the viewer (up to :data:`QUICK_RESAMPLES`, while ``seconds`` last;
+    one pass is always made). Cheap: a few thousand evaluations at most."""
+    evaluate = state.game.spec().evaluate
+    mover = state.current_player
+    if evaluate is None or mover < 0:
+        return None
+    actions = list(state.legal_actions())
+    deadline = clock.monotonic() + seconds
+    secrets = viewer is not None and state.game.has_secrets
+    rng = random.Random(seed)
+    sums = [0.0] * len(actions)
+    counts = [0] * len(actions)
+    for k in range(QUICK_RESAMPLES if secrets else 1):
+        if k and clock.monotonic() > deadline:
+            break
+        start = state.resample(viewer, rng) if secrets else state.clone()
+        listed = start.legal_actions() if secrets else actions
+        for i, action in enumerate(actions):
+            mine = listed[i] if secrets and i < len(listed) and listed[i] == action else action
+            try:
+                start.apply(mine)
+            except Exception:  # not legal in this resample: this one does not count
+                continue
+            try:
+                sums[i] += _value(start, evaluate, mover)
+                counts[i] += 1
+            finally:
+                start.undo()
+    if not all(counts):  # a move no resample allowed: score it on the position itself
+        base = state.clone()
+        for i, action in enumerate(actions):
+            if not counts[i]:
+                base.apply(action)
+                sums[i], counts[i] = _value(base, evaluate, mover), 1
+                base.undo()
+    return [s / c for s, c in zip(sums, counts, strict=True)]
+
+
+def _held_out(arms: Sequence[Arm], mover: int) -> tuple[float, float, float] | None:
+    """The best move picked on the even games, its chance on the odd ones, with its 95%
+    interval; None with fewer than ten odd games."""
+    live = [a for a in arms if a.live]
+
+    def mean_even(a: Arm) -> float:
+        even = [s for s in a.shares(mover)[::2] if s is not None]
+        return sum(even, Fraction(0)) / len(even) if even else Fraction(0)
+
+    picked = max(live, key=mean_even)
+    odd = [s for s in picked.shares(mover)[1::2] if s is not None]
+    if len(odd) < 10:
+        return None
+    total = sum(odd, Fraction(0))
+    squares = sum((s * s for s in odd), Fraction(0))
+    low, high = share_interval(float(total), float(squares), len(odd))
+    return float(total) / len(odd), low, high
 
 
 def rank_actions(
@@ -147,145 +337,180 @@ def rank_actions(
     batch: int = 20,
     on_update: Any = None,
     common: bool | None = None,
+    drop_behind: float | None = DROP_BEHIND,
+    race: bool = True,
 ) -> ActionRanking:
     """Every legal action of the seat to move, ranked by the mover's chance of winning the
-    game after it, with 95% intervals, the best marked and those that the games cannot tell
-    from the best marked too close to call
-    (:func:`~coronas.manygames.intervals.paired_difference`).
+    game after it: at once by the value model (:func:`quick_values`, passed to
+    ``on_update`` as a ranking marked ``quick``), then from games, with 95% intervals, the
+    best marked and the shortlist of moves the games cannot tell from it
+    (:func:`~coronas.manygames.intervals.paired_difference`) shown together at the top.
 
-    The arguments are :func:`win_chances`' (``games`` and ``precision`` per action: the
-    actions are played out batch by batch, every action on the same seeded games, until each
-    has ``games`` games, every half-width is at most ``precision`` or ``time`` is up).
-    ``viewer`` defaults to the seat to move: a player asks from their own view.
-    ``on_update(ranking)`` is called after each batch. Exact where every action's rest of the
-    game can be walked or solved.
+    The arguments are :func:`~coronas.manygames.winchances.win_chances`' (``games`` and
+    ``precision`` per move still in the running: the moves are played out batch by batch,
+    every move on the same seeded games, until each has ``games`` games, every live move's
+    half-width is at most ``precision`` or ``time`` is up). ``viewer`` defaults to the seat
+    to move in a game with secrets: a player asks from their own view.
+    ``on_update(ranking)`` is called with the quick ranking, then after each batch. Exact
+    where every move's rest of the game can be walked or solved.
 
-    ``time`` bounds the whole call, as for :func:`win_chances`: the exact attempts, one
-    action after another, share :data:`~coronas.manygames.winchances.EXACT_SHARE` of it and stop at
-    the first action that cannot be walked; the games then get the rest, played in pieces,
-    the first of one game an action (a worker) measuring what they cost, and no piece
-    started that would not end in time (fewer games an action, and wider intervals, when
-    time is short). At least one game an action is played.
+    ``drop_behind`` leaves out of the games every move the quick estimate puts that far
+    behind the best (None: none); ``race`` drops from later games a move whose paired
+    difference from the best is below zero at 95% corrected for the number of moves
+    (Bonferroni), after :data:`MIN_DROP_GAMES` games. A dropped move keeps its figures and
+    says why.
 
-    ``common`` plays every action on the same seeded games (common random numbers) and
-    compares each with the best game by game; without it each action gets games of its own
-    and the two estimates' variances add up. By default the game decides
-    (``playout.COMMON_RANDOM_NUMBERS``: common in Batalla and Corona de Hierro, where they
-    narrow the interval of a difference by 19% and 39%; own games in Carolus, where they do
-    not).
+    ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
+    a tenth of it (:data:`QUICK_SECONDS` at most), the exact attempts share
+    :data:`~coronas.manygames.estimator.EXACT_SHARE` of it, and the games get the rest. At
+    least one game a live move is played.
+
+    ``common`` plays every move on the same seeded games (common random numbers); without it
+    each move gets games of its own and the two estimates' variances add up. By default the
+    game decides (``Game.spec().common_random_numbers``).
     """
-    budget = Budget(games, precision, time)  # the clock starts here
-    check_options(
-        jobs=jobs, batch=batch, max_steps=max_steps, seed=seed, exact=exact, on_update=on_update
-    )
-    mover = state.current_player
-    if mover < 0:
+    if state.current_player < 0:
         raise ValueError("rank_actions needs a decision: this state is a chance node or over")
-    seated = seat_bots(state, bots)
+    if drop_behind is not None and not 0 < drop_behind <= 1:
+        raise ValueError(f"drop_behind is a chance between 0 and 1, or None; got {drop_behind!r}")
+    mover = state.current_player
     if viewer is None and state.game.has_secrets:
         viewer = mover
-    view = view_of(state, viewer)
-    names = [state.player_name(p) for p in range(state.num_players)]
-    assumption = describe_bots(names, [bot_label(b) for b in seated])
+    setup = prepare(
+        state,
+        bots,
+        games=games,
+        precision=precision,
+        time=time,
+        seed=seed,
+        exact=exact,
+        viewer=viewer,
+        executor=executor,
+        jobs=jobs,
+        max_steps=max_steps,
+        batch=batch,
+        on_update=on_update,
+    )
+    player, view, assumption = setup.names[mover], setup.view, setup.assumption
     actions = list(state.legal_actions())
     if common is None:
         common = state.game.spec().common_random_numbers
+    odds = [_dice_odds(state, a) for a in actions]
+    budget = setup.budget
+    quick_time = QUICK_SECONDS if budget.time is None else min(QUICK_SECONDS, budget.time / 10)
+    quick = quick_values(state, viewer, quick_time, seed)
 
-    odds: list[Any] = []  # each action's own dice odds, worked out once, at the first ranking
+    def row(i: int, chance: Fraction, low: float, high: float, n: int) -> dict[str, Any]:
+        return {
+            "action": actions[i],
+            "label": state.describe(actions[i]),
+            "chance": chance,
+            "low": low,
+            "high": high,
+            "games": n,
+            "best": False,
+            "shortlist": False,
+            "too_close": False,
+            "versus_best": None,
+            "quick": None if quick is None else quick[i],
+            "dropped": "",
+            "odds": odds[i],
+        }
 
-    def ranking(
-        chances: list[Fraction],
-        lows: list[float],
-        highs: list[float],
-        n: int,
-        versus: list[tuple[float, float, float] | None],
-    ) -> ActionRanking:
-        if not odds:
-            odds.extend(_dice_odds(state, a) for a in actions)
-        order = sorted(range(len(actions)), key=lambda i: -chances[i])
-        top = order[0]
+    def ordered(rows: list[dict[str, Any]], top: int) -> tuple[dict[str, Any], ...]:
+        rows[top]["best"] = rows[top]["shortlist"] = True
+        for r in rows:
+            r["too_close"] = r["shortlist"] and not r["best"]
+        return tuple(
+            sorted(
+                rows,
+                key=lambda r: (
+                    not r["best"],
+                    not r["shortlist"],
+                    bool(r["dropped"]),
+                    -float(r["chance"]),
+                ),
+            )
+        )
+
+    if quick is not None and on_update is not None:
+        rows = [row(i, Fraction(v), v, v, 0) for i, v in enumerate(quick)]
+        top = max(range(len(actions)), key=lambda i: quick[i])
+        on_update(
+            ActionRanking(player, ordered(rows, top), False, assumption, view, 0, common, True)
+        )
+
+    found = exact_answers(setup, [state.child(a) for a in actions])
+    if found is not None:
+        chances = [c[mover] for c in found]
+        rows = [row(i, c, float(c), float(c), 0) for i, c in enumerate(chances)]
+        top = max(range(len(actions)), key=lambda i: chances[i])
+        for r in rows:
+            r["shortlist"] = r["chance"] == chances[top]
+        return ActionRanking(player, ordered(rows, top), True, assumption, view, 0, common)
+
+    arms = [Arm(FromPosition(state, viewer, a), state.num_players) for a in actions]
+    if quick is not None and drop_behind is not None:
+        best_quick = max(quick)
+        for arm, v in zip(arms, quick, strict=True):
+            if v < best_quick - drop_behind:
+                arm.dropped = (
+                    f"left out of the games: the value model puts it "
+                    f"{(best_quick - v) * 100:.0f} points behind the best move"
+                )
+    race_z = NormalDist().inv_cdf(1 - 0.05 / (2 * max(1, len(actions) - 1)))
+    versus: list[tuple[float, float, float] | None] = [None] * len(actions)
+
+    def difference(i: int, top: int, z: float) -> tuple[float, float, float]:
+        a, b = arms[i], arms[top]
+        if common:
+            return paired_difference(a.shares(mover), b.shares(mover), z)
+        return independent_difference(
+            (float(a.totals[mover]), float(a.squares[mover]), a.ended),
+            (float(b.totals[mover]), float(b.squares[mover]), b.ended),
+            z,
+        )
+
+    def best_live() -> int:
+        live = [i for i, a in enumerate(arms) if a.live]
+        return max(live, key=lambda i: arms[i].chance(mover))
+
+    def summarise(_: Sequence[Arm]) -> tuple[ActionRanking, float]:
+        top = best_live()
         rows = []
-        for i in order:
-            diff = versus[i]
-            # exact figures: only an equal chance; estimates: the interval of the difference
-            # from the best does not rule out "as good"
-            close = chances[i] == chances[top] if diff is None else diff[2] >= 0
-            rows.append(
-                {
-                    "action": actions[i],
-                    "label": state.describe(actions[i]),
-                    "chance": chances[i],
-                    "low": lows[i],
-                    "high": highs[i],
-                    "games": n,
-                    "best": i == top,
-                    "too_close": i != top and close,
-                    "versus_best": diff,
-                    "odds": odds[i],
-                }
-            )
-        return ActionRanking(names[mover], tuple(rows), n == 0, assumption, view, n, common)
+        for i, arm in enumerate(arms):
+            if arm.ended:
+                low, high = arm.interval(mover)
+                r = row(i, arm.chance(mover), low, high, arm.ended)
+            else:  # never played: its quick figure
+                v = quick[i] if quick is not None else 0.0
+                r = row(i, Fraction(v), v, v, 0)
+            r["dropped"] = arm.dropped
+            if arm.live and i != top:
+                versus[i] = difference(i, top, NormalDist().inv_cdf(0.975))
+                r["shortlist"] = versus[i][2] >= 0
+            r["versus_best"] = versus[i]
+            rows.append(r)
+        widest = max((r["high"] - r["low"]) / 2 for r, a in zip(rows, arms, strict=True) if a.live)
+        played = min(a.ended for a in arms if a.live)
+        held = _held_out(arms, mover) if common else None
+        ranking = ActionRanking(
+            player, ordered(rows, top), False, assumption, view, played, common, held_out=held
+        )
+        return ranking, widest
 
-    if exact and exact_allowed(state, viewer):
-        deadline = budget.exact_deadline()  # one share of the time for every action
-        found = []
-        for a in actions:
-            chances = exact_win_chances(state.child(a), seated, deadline=deadline)
-            if chances is None:
-                break  # one action out of reach: every figure is an estimate
-            found.append(chances[mover])
-        else:
-            points = [float(c) for c in found]
-            return ranking(found, points, points, 0, [None] * len(actions))
-    totals = [Fraction(0)] * len(actions)
-    squares = [Fraction(0)] * len(actions)
-    played = [0] * len(actions)
-    per_game: list[list[Fraction | None]] = [[] for _ in actions]
-    result = None
-    cost: float | None = None  # seconds a game an action takes on one worker, once measured
-    batches: list[list[Task]] = []  # the batch's tasks, by action
-
-    def play(lo: int, hi: int) -> None:
-        for i, action in enumerate(actions):
-            got = runs.play(FromPosition(state, viewer, action), batches[i][lo:hi])
-            totals[i] += got.totals[mover]
-            squares[i] += got.squares[mover]
-            played[i] += got.ended
-            per_game[i] += [None if g is None else g[mover] for g in got.per_game]
-
-    with Games(seated, seed, executor, jobs, max_steps) as runs:
-        size = batch * jobs
-        while True:
-            n = budget.next_batch(min(played), size)
-            tasks = runs.draw(n)
-            # the same games after every action, or (not common) games of its own
-            batches = [tasks if common or not i else runs.draw(n) for i in range(len(actions))]
-            done, cost = play_batch(budget, n, jobs, cost, play)
-            if min(played) == 0:
-                raise RuntimeError(f"no game ended within {max_steps} steps after some action")
-            intervals = [
-                share_interval(float(t), float(q), n)
-                for t, q, n in zip(totals, squares, played, strict=True)
-            ]
-            chances = [t / n for t, n in zip(totals, played, strict=True)]
-            top = max(range(len(actions)), key=lambda i: chances[i])
-            result = ranking(
-                chances,
-                [lo for lo, _ in intervals],
-                [hi for _, hi in intervals],
-                min(played),
-                [
-                    paired_difference(per_game[i], per_game[top])
-                    if common
-                    else independent_difference(
-                        (float(totals[i]), float(squares[i]), played[i]),
-                        (float(totals[top]), float(squares[top]), played[top]),
+    def prune(_: Sequence[Arm]) -> None:
+        if not race:
+            return
+        top = best_live()
+        for i, arm in enumerate(arms):
+            if arm.live and i != top and arm.ended >= MIN_DROP_GAMES:
+                mean, low, high = difference(i, top, race_z)
+                if high < 0:
+                    arm.dropped = (
+                        f"dropped after {arm.ended} games: clearly worse than the best move "
+                        f"({mean * 100:+.1f} points, {low * 100:+.1f} to {high * 100:+.1f})"
                     )
-                    for i in range(len(actions))
-                ],
-            )
-            if on_update is not None:
-                on_update(result)
-            widest = max((hi - lo) / 2 for lo, hi in intervals)
-            if done < n or budget.done(min(played), widest, cost):
-                return result
+
+    result, why = play_out(setup, arms, summarise, common=common, prune=prune)
+    return dataclasses.replace(result, stopped=why)
