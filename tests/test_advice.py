@@ -1,0 +1,168 @@
+"""Advice a player can act on at once: the value model's quick ranking before any game, games
+spent on the moves that could still be best, the shortlist read in order, the best move's
+figure on games not used to pick it, and why the games stopped. On a toy whose every figure is
+worked out by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from fractions import Fraction
+
+import pytest
+
+from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State
+from coronas.engine.surface import GameSpec
+from coronas.manygames.moves import quick_values, rank_actions
+
+
+@dataclasses.dataclass(frozen=True)
+class Pick(Action):
+    how: str  # "die": seat 0 wins on 1-4; "coin": on heads; "fold": seat 1 wins at once
+
+
+@dataclasses.dataclass(frozen=True)
+class Face(Action):
+    value: int
+
+
+class PickState(State):
+    """Seat 0 picks how the game is decided, then one roll (if any) decides it."""
+
+    def _setup(self) -> None:
+        self.how = None
+        self.winner = None
+
+    def _current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        return 0 if self.how is None else CHANCE
+
+    def _legal_actions(self):
+        return [Pick("die"), Pick("coin"), Pick("fold")]
+
+    def _chance_outcomes(self):
+        sides = 6 if self.how == "die" else 2
+        return [(Face(v), Fraction(1, sides)) for v in range(1, sides + 1)]
+
+    def _apply(self, action) -> None:
+        if isinstance(action, Pick):
+            self.how = action.how
+            if action.how == "fold":
+                self.winner = 1
+        else:
+            wins = action.value <= 4 if self.how == "die" else action.value == 1
+            self.winner = 0 if wins else 1
+
+    def _returns(self):
+        return [1 if p == self.winner else 0 for p in (0, 1)]
+
+    def describe(self, action) -> str:
+        return action.how if isinstance(action, Pick) else f"a {action.value}"
+
+
+def even_value(state: PickState) -> tuple[float, float]:
+    """A value model that knows nothing: an even game wherever the game is not over."""
+    return (0.5, 0.5)
+
+
+class PickGame(Game):
+    name = "toy-pick"
+    state_class = PickState
+    action_types = (Pick, Face)
+
+    @classmethod
+    def declare(cls) -> GameSpec:
+        return GameSpec(evaluate=even_value)
+
+
+def start() -> PickState:
+    return PickGame().new_initial_state()
+
+
+def test_the_quick_estimate_averages_the_roll_after_a_move_exactly():
+    # The model knows nothing (1/2 everywhere), but the roll after each move is averaged
+    # over its outcomes, each ending the game: die 4/6, coin 1/2, fold 0 (the game is over).
+    assert quick_values(start()) == [pytest.approx(2 / 3), 0.5, 0.0]
+
+
+def test_a_ranking_is_shown_at_once_as_a_quick_estimate_then_refined_by_games():
+    seen = []
+    began = time.monotonic()
+
+    def update(ranking):
+        seen.append((time.monotonic() - began, ranking))
+
+    final = rank_actions(start(), RandomBot(), games=60, seed=1, exact=False, on_update=update)
+    first_time, first = seen[0]
+    assert first.quick and first.games == 0 and first_time < 1.0
+    assert "quick estimate by the value model, not yet games" in str(first)
+    assert [r["label"] for r in first.rows] == ["die", "coin", "fold"]
+    assert all(not r.quick for _, r in seen[1:]) and not final.quick
+    assert final.stopped == "games" and "every figure has its games" in str(final)
+
+
+def test_a_move_far_behind_in_the_quick_estimate_is_left_out_of_the_games():
+    ranking = rank_actions(start(), RandomBot(), games=40, seed=1, exact=False, drop_behind=0.5)
+    rows = {r["label"]: r for r in ranking.rows}
+    assert rows["fold"]["games"] == 0 and rows["fold"]["chance"] == 0
+    assert rows["fold"]["dropped"].startswith("left out of the games: the value model puts it 67")
+    assert rows["coin"]["games"] == 40 and not rows["coin"]["dropped"]  # 17 points behind
+    assert ranking.rows[-1]["label"] == "fold"  # dropped moves come last
+    with pytest.raises(ValueError, match="drop_behind"):
+        rank_actions(start(), RandomBot(), games=10, drop_behind=2)
+
+
+def test_a_move_clearly_worse_on_the_paired_games_is_dropped_from_later_games():
+    # fold loses every game: after 40 games its paired difference from the die (-2/3, sd 0.47)
+    # is below zero at 95% corrected for two comparisons (z = 2.24: about -0.67 +- 0.17)
+    ranking = rank_actions(start(), RandomBot(), games=200, seed=3, exact=False, drop_behind=None)
+    rows = {r["label"]: r for r in ranking.rows}
+    assert rows["fold"]["games"] == 40
+    assert rows["fold"]["dropped"].startswith("dropped after 40 games: clearly worse")
+    assert rows["die"]["best"] and rows["die"]["games"] == 200
+    assert not rows["die"]["dropped"]
+    without = rank_actions(
+        start(), RandomBot(), games=200, seed=3, exact=False, drop_behind=None, race=False
+    )
+    assert all(r["games"] == 200 for r in without.rows)
+
+
+def test_the_list_reads_in_order_and_the_best_is_measured_on_games_not_used_to_pick_it():
+    ranking = rank_actions(start(), RandomBot(), games=60, seed=5, exact=False, drop_behind=None)
+    keys = [(not r["best"], not r["shortlist"], bool(r["dropped"])) for r in ranking.rows]
+    assert keys == sorted(keys)  # the best, the shortlist, the rest, the dropped
+    for r in ranking.rows:
+        if r["shortlist"] and not r["best"]:
+            assert r["versus_best"][2] >= 0  # its paired difference from the best reaches 0
+    chance, low, high = ranking.held_out
+    assert low <= chance <= high and 0 < high - low < 0.5
+    assert "the best move on games not used to pick it: " in str(ranking)
+
+
+def test_win_chances_say_why_they_stopped():
+    state = start()
+    state.apply(Pick("die"))
+    got = state.win_chances(RandomBot(), time=0.3, seed=1, exact=False)
+    assert got.stopped == "time" and got.stop_note() == "stopped: the time was up"
+    assert state.win_chances(RandomBot(), games=20, exact=False).stopped == "games"
+    assert state.win_chances(RandomBot()).stop_note() == "exact: nothing left to play"
+
+
+def test_the_quick_estimate_of_corona_de_hierro_takes_under_a_second_from_the_mover_view():
+    import random
+
+    from coronas.hierro import Game as Hierro
+
+    state = Hierro(players=4, seed=1).new_initial_state()
+    rng = random.Random(1)
+    light = Hierro.bot("light")
+    while len(state.history) < 40 or state.current_player < 0:
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(light.choose(state, rng))
+    began = time.monotonic()
+    values = quick_values(state, viewer=state.current_player)
+    assert time.monotonic() - began < 1.0
+    assert len(values) == len(state.legal_actions()) and all(0 <= v <= 1 for v in values)
