@@ -72,8 +72,15 @@ def test_a_seats_figures_do_not_change_with_what_it_cannot_see():
     figures = [WinPanel(StepperModel(x, view=p, seed=7)).compute(games=12) for x in (s, t)]
     assert figures[0] == figures[1]
     assert figures[0].view == f"from {s.player_name(p)}'s view"
-    # the open view plays from the true position, and says so
-    full = WinPanel(StepperModel(s, seed=7)).compute(games=12)
+    # the open view at a decision answers from the mover's view, as the ranking of the moves
+    # must: both panels answer from the same information, and say whose
+    mover = WinPanel(StepperModel(s, seed=7)).compute(games=12)
+    assert mover == figures[0] and mover.view == f"from {s.player_name(p)}'s view"
+    # away from a decision the open view plays from the true position, and says so
+    u = s.clone()
+    while not u.is_chance_node():
+        u.apply(u.legal_actions()[0])
+    full = WinPanel(StepperModel(u, seed=7)).compute(games=12)
     assert full.view.startswith("full information")
 
 
@@ -96,7 +103,7 @@ def test_the_moves_are_ranked_on_request_for_the_seat_to_move_only():
     panel.precision, panel.seconds = 0.2, 30.0
     assert panel.start(shown.append, moves=True)
     panel._thread.join(timeout=60)
-    assert "after each move" in shown[0]
+    assert "value model" in shown[0]
     assert "moves by the chance of winning the game" in shown[-1] and "best" in shown[-1]
     assert len(panel.result.rows) == len(model.state.legal_actions())
     # a seat's view ranks only its own moves
@@ -179,3 +186,24 @@ def test_the_panel_plays_on_a_copy_taken_before_its_thread_starts(monkeypatch):
     assert panel.result is not None
     # the state on the table was cloned once, on this thread; the run never touched it
     assert [t for t, s in cloned if s is model.state] == [threading.current_thread()]
+
+
+def test_the_panel_says_why_its_figures_stopped():
+    stepper = Stepper(Batalla(seed=1).new_initial_state(), seed=1)
+    panel = stepper.panel
+    panel.precision, panel.seconds = 0.0001, 0.5  # the time runs out first
+    shown: list[str] = []
+    assert panel.start(shown.append)
+    panel._thread.join(timeout=60)
+    assert "stopped: the time was up" in shown[-1].lower()
+    # Stop, pressed while the games go on, is said under the figures so far
+    panel.seconds = 60.0
+    shown.clear()
+    assert panel.start(shown.append)
+    deadline = time.monotonic() + 30
+    while len(shown) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    panel.stop(by_player=True)
+    assert not panel.running
+    assert "Stopped by Stop" in panel.html and "coronas-win-bar" in panel.html
+    assert "Stopped by Stop" in shown[-1]

@@ -105,7 +105,7 @@ class ActionRanking:
     common: bool = True
     quick: bool = False
     held_out: tuple[float, float, float] | None = None
-    stopped: str = ""
+    stopped: str = dataclasses.field(default="", compare=False)
 
     def basis(self) -> str:
         """What the figures rest on, in words."""

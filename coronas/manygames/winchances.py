@@ -82,7 +82,7 @@ class WinChances:
     assumption: str
     view: str
     unfinished: int = 0
-    stopped: str = ""
+    stopped: str = dataclasses.field(default="", compare=False)
 
     @property
     def half_width(self) -> float:
@@ -146,6 +146,7 @@ class WinChances:
             "<table><caption>Who wins from here</caption>"
             "<tr><th>seat</th><th>chance</th><th>95% interval</th><th></th></tr>"
             f"{''.join(rows)}</table><p>{escape(self.basis())}</p>"
+            + (f"<p>{escape(self.stop_note())}</p>" if self.stop_note() else "")
         )
 
     def plot(self, ax: Any = None) -> Any:

@@ -10,7 +10,12 @@ in pass and play for the seat holding the laptop, every game starts from a posit
 from what that seat has seen (``viewer=``), never from the others' hidden cards; on the
 hand-over screen nothing is shown; only the open view, for an analyst, plays from the true
 position, and says so. A step, an undo or another view clears the figures, which belong to the
-position they were computed for.
+position they were computed for. Both answers ("who wins" and "rank the moves") come from the
+same eyes: in the open view of a game with hidden cards, at a decision, both from the mover's
+view (a ranking is advice for the mover, who does not see the others' cards), and each says
+whose view it is. "Rank the moves" shows the value model's quick ranking within a second,
+marked as such, then the games refine it. When the games stop, the panel says why: every
+figure had its games, the intervals were as narrow as asked, the time was up, or Stop.
 
 The thread plays on its own copy of the game, cloned before it starts by the thread that
 plays the moves, so a click while it runs changes only the game on the table. A run whose
@@ -65,6 +70,7 @@ class WinPanel:
         self._stop = threading.Event()  # the run in progress's: set to end it
         self._lock = threading.Lock()  # a run shows its figures, or the figures are cleared
         self._for: tuple[Any, int, Any] | None = None  # the position and eyes of the figures
+        self._show: Any = None  # the running display's show(html)
 
     # -- whose eyes ------------------------------------------------------------------------
     def hidden(self) -> bool:
@@ -110,12 +116,23 @@ class WinPanel:
     ) -> Any:
         """:meth:`compute` on ``position`` (a copy of the game and the viewer)."""
         state, viewer = position
+        viewer = self._eyes(state, viewer)
         if not limits:
             limits = {"precision": self.precision, "time": self.seconds}
         options = dict(seed=self.seed, viewer=viewer, on_update=on_update, **limits)
         if moves:
             return state.rank_actions(self._bots(state), **options)
         return state.win_chances(self._bots(state), **options)
+
+    @staticmethod
+    def _eyes(state: State, viewer: Any) -> Any:
+        """Whose information both answers use: the stepper's viewer; in the open view of a
+        game with secrets at a decision, the mover's (what a ranking must use), so that "who
+        wins" and "rank the moves" never answer from different information; else None, the
+        whole position."""
+        if viewer is None and state.game.has_secrets and state.current_player >= 0:
+            return state.current_player
+        return viewer
 
     def _refusal(self, moves: bool) -> str | None:
         """Why nothing may be computed now, or None."""
@@ -143,10 +160,11 @@ class WinPanel:
         position = self._position()  # here, before the thread: the game may go on meanwhile
         stopped = self._stop = threading.Event()  # this run's alone: a later run has its own
         self.html = _note(
-            "Playing the rest of the game out after each move..."
+            "Scoring every move with the value model, then playing games after each..."
             if moves
             else "Playing the rest of the game out from here..."
         )
+        self._show = show
         if show is not None:
             show(self.html)
 
@@ -163,7 +181,11 @@ class WinPanel:
                     show(html)
 
         def update(result: Any) -> None:
-            publish(result._repr_html_(), result)
+            html = result._repr_html_()
+            note = result.stop_note() if hasattr(result, "stop_note") else ""
+            if note and note not in html:
+                html += _note(note.capitalize() + ".")
+            publish(html, result)
 
         def work() -> None:
             try:
@@ -178,8 +200,14 @@ class WinPanel:
         self._thread.start()
         return True
 
-    def stop(self) -> None:
-        """End a run in progress (its last figures stay)."""
+    def stop(self, by_player: bool = False) -> None:
+        """End a run in progress (its last figures stay); ``by_player`` (the Stop button)
+        says so under them."""
+        if by_player and self.running and not self._stop.is_set():
+            with self._lock:
+                self.html += _note("Stopped by Stop: the figures above are the games so far.")
+                if self._show is not None:
+                    self._show(self.html)
         self._stop.set()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
@@ -223,7 +251,7 @@ def panel_widget(panel: WinPanel) -> Any:
 
     ask.on_click(lambda _: panel.start(show) or show(panel.html))
     rank.on_click(lambda _: panel.start(show, moves=True) or show(panel.html))
-    stop.on_click(lambda _: panel.stop())
+    stop.on_click(lambda _: panel.stop(by_player=True))
     box = w.VBox([w.HBox([ask, rank, stop]), out])
     box.show = show  # type: ignore[attr-defined]
     return box
