@@ -115,7 +115,7 @@ def test_a_move_far_behind_in_the_quick_estimate_is_left_out_of_the_games():
 
 def test_a_move_clearly_worse_on_the_paired_games_is_dropped_from_later_games():
     # fold loses every game: after 40 games its paired difference from the die (-2/3, sd 0.47)
-    # is below zero at 95% corrected for two comparisons (z = 2.24: about -0.67 +- 0.17)
+    # is below zero at 95% corrected for two comparisons and one look (z = 2.50: -0.67 +- 0.19)
     ranking = rank_actions(start(), RandomBot(), games=200, seed=3, exact=False, drop_behind=None)
     rows = {r["label"]: r for r in ranking.rows}
     assert rows["fold"]["games"] == 40

@@ -14,7 +14,8 @@ another start from the same seeds, so the difference between two moves is measur
 sharply than either figure alone. The games go to the moves that could still be best (racing
 on the paired intervals): a move the quick estimate puts far behind the best is not played at
 all, and one whose paired difference from the best is clearly below zero (at a level corrected
-for the number of moves compared) is dropped from later games; each says why.
+for the number of moves compared and for every batch at which they were compared) is dropped
+from later games; each says why.
 
 **Read in order.** The moves whose paired difference from the best reaches zero form the
 shortlist, shown together at the top: the games cannot tell them apart. The best move's own
@@ -356,8 +357,9 @@ def rank_actions(
 
     ``drop_behind`` leaves out of the games every move the quick estimate puts that far
     behind the best (None: none); ``race`` drops from later games a move whose paired
-    difference from the best is below zero at 95% corrected for the number of moves
-    (Bonferroni), after :data:`MIN_DROP_GAMES` games. A dropped move keeps its figures and
+    difference from the best is below zero at 95% corrected for the number of moves and for
+    every batch at which they are compared (Bonferroni, look ``t`` given ``1/(t(t+1))`` of
+    the 5%), after :data:`MIN_DROP_GAMES` games. A dropped move keeps its figures and
     says why.
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
@@ -458,7 +460,7 @@ def rank_actions(
                     f"left out of the games: the value model puts it "
                     f"{(best_quick - v) * 100:.0f} points behind the best move"
                 )
-    race_z = NormalDist().inv_cdf(1 - 0.05 / (2 * max(1, len(actions) - 1)))
+    looks = 0  # how many times the moves were compared for dropping
     versus: list[tuple[float, float, float] | None] = [None] * len(actions)
 
     def difference(i: int, top: int, z: float) -> tuple[float, float, float]:
@@ -500,8 +502,15 @@ def rank_actions(
         return ranking, widest
 
     def prune(_: Sequence[Arm]) -> None:
-        if not race:
+        nonlocal looks
+        if not race or all(a.ended < MIN_DROP_GAMES for a in arms if a.live):
             return
+        looks += 1
+        # 5% shared out over the moves compared and over every look (look t gets
+        # 1/(t(t+1)) of it, summing to 1): the chance of ever dropping a move as good as
+        # the best stays under 5% however long the games go on
+        share = 0.05 / (max(1, len(actions) - 1) * looks * (looks + 1))
+        race_z = NormalDist().inv_cdf(1 - share / 2)
         top = best_live()
         for i, arm in enumerate(arms):
             if arm.live and i != top and arm.ended >= MIN_DROP_GAMES:
