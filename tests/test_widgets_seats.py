@@ -52,15 +52,17 @@ def test_the_views_to_choose_from():
     model = hierro()
     assert model.view_options() == [
         ("open view (teaching)", OPEN),
-        ("seat: red", RED),
-        ("seat: green", GREEN),
-        ("seat: blue", BLUE),
+        ("seat: red (random)", RED),  # each seat with the bot that plays it
+        ("seat: green (random)", GREEN),
+        ("seat: blue (random)", BLUE),
         ("pass and play", PASS_AND_PLAY),
     ]
     assert model.view == OPEN and model.viewer is None
     assert not model.set_view(3) and "there is no view 3" in model.message
-    with pytest.raises(ValueError, match="there is no view 'red'"):
-        hierro(view="red")
+    # a seat may be named as people say it: its name, or its number from one
+    assert hierro(view="Green").viewer == GREEN and hierro(view="3").viewer == BLUE
+    with pytest.raises(ValueError, match=r"there is no view '0': no seat '0': the seats are red"):
+        hierro(view="0")
 
 
 def test_a_seat_sees_its_own_cards_and_none_of_the_others():

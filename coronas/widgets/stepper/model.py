@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State
+from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State, parse_seat
 from coronas.engine.advice import Odds
 from coronas.formatting import plural, readable_probability
 from coronas.widgets.stepper.files import SaveLoad
@@ -27,7 +27,7 @@ from coronas.widgets.stepper.seats import (
 __all__ = ["StepperModel"]
 
 
-def _choosers(bots: Any, state: State) -> dict[int, Callable[[State, random.Random], Any]]:
+def _choosers(bots: Any, state: State, strict: bool = True) -> dict[int, Callable[[State, random.Random], Any]]:
     """Each seat's bot as a function ``(state, rng) -> action``; a bot may be named
     (``"greedy"``, ``"mcts:500"``: :meth:`~coronas.engine.Game.bot`)."""
 
@@ -40,14 +40,50 @@ def _choosers(bots: Any, state: State) -> dict[int, Callable[[State, random.Rand
             return bot
         raise TypeError(f"a bot needs a choose(state, rng) method or must be callable: {bot!r}")
 
+    return {p: chooser(b) for p, b in _seat_bots(bots, state, strict).items()}
+
+
+def _seat_bots(bots: Any, state: State, strict: bool = True) -> dict[int, Any]:
+    """Each seat's bot as given (a name or an object), by 0-based seat: one for every seat
+    (by default :class:`~coronas.engine.RandomBot`), a list, or a dict whose keys are 0-based
+    seats or, as a person types them, seat names and numbers from one (``"green"``, ``"2"``:
+    :func:`~coronas.engine.parse_seat`). A seat that is not there raises ``ValueError``, or
+    with ``strict=False`` (the bots given seated again at a loaded game) is left out."""
+    n = state.num_players
     if bots is None:
         bots = RandomBot()
     if isinstance(bots, Mapping):
-        return {p: chooser(b) for p, b in bots.items()}
+        seats: dict[int, Any] = {}
+        for key, bot in bots.items():
+            try:
+                seat = parse_seat(state, key) if isinstance(key, str) else None
+            except ValueError:
+                if strict:
+                    raise
+                continue
+            if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < n:
+                seat = key
+            if seat is None:
+                if not strict:
+                    continue
+                raise ValueError(
+                    f"bots: no seat {key!r}: the keys are seats 0 to {n - 1} or their names "
+                    f"({', '.join(state.player_name(p) for p in range(n))})"
+                )
+            seats[seat] = bot
+        return seats
     if isinstance(bots, Sequence) and not isinstance(bots, str):
-        return {p: chooser(b) for p, b in enumerate(bots)}
-    one = chooser(bots)
-    return {p: one for p in range(state.num_players)}
+        return dict(enumerate(bots))
+    return dict.fromkeys(range(n), bots)
+
+
+def bot_label(bot: Any) -> str:
+    """How a seat's bot is named on screen: as it was given (``"mcts:500"``), else its
+    ``name`` (``greedy``), else the function's or the class's name."""
+    if isinstance(bot, str):
+        return bot.strip()
+    named = getattr(bot, "name", None) or getattr(bot, "__name__", None)
+    return str(named or type(bot).__name__)
 
 
 def _player_name(state: State, player: int, names: Sequence[str] | None) -> str:
@@ -62,12 +98,16 @@ class StepperModel(SeatViews, SaveLoad):
     reason in :attr:`message` instead of raising, so a view can show it; a step that worked
     may leave a note there instead (``undone: ...``, ``saved ...``, ``loaded ...``).
 
-    ``bots`` is one bot for every seat, a list (one per player) or a dict player -> bot;
-    by default :class:`~coronas.engine.RandomBot`. A bot may be named as on the command line
-    (``bots={0: "mcts:500"}``, ``bots="greedy"``). ``seed`` seeds both the dice and the bots,
-    for a lesson or a test that replays exactly; without one (the default) they draw from the
-    operating system's entropy (:class:`random.SystemRandom`), so nobody can work out the
-    cards and the dice to come.
+    ``bots`` is one bot for every seat, a list (one per player) or a dict seat -> bot whose
+    keys are 0-based seats as everywhere in the Python API (``bots={0: "mcts:500"}`` is the
+    first seat, ``"red"`` or ``"player 1"`` on screen), or the seats' names or numbers from
+    one as people type them (``bots={"green": "mcts"}``, ``docs/engine.md``, "Seats"); by
+    default :class:`~coronas.engine.RandomBot`. A bot may be named as on the command line
+    (``bots="greedy"``). Every list of seats says each seat's bot (:meth:`seat_label`:
+    ``"green: mcts:500"``), or ``person`` for a seat no bot plays. ``seed`` seeds both the
+    dice and the bots, for a lesson or a test that replays exactly; without one (the default)
+    they draw from the operating system's entropy (:class:`random.SystemRandom`), so nobody
+    can work out the cards and the dice to come.
     ``names`` (one per player) say how the log and the status call the players. The log has
     a line for every step of the state's history, those played before the model was made
     included.
@@ -105,6 +145,7 @@ class StepperModel(SeatViews, SaveLoad):
         self._seed(seed)
         self._bot_spec = bots  # kept to seat the bots again in a loaded game
         self._bots = _choosers(bots, state)
+        self._bot_labels = {p: bot_label(b) for p, b in _seat_bots(bots, state).items()}
         self._entries: list[LogEntry] = self._history_log(state)
         self.message = ""
         self.changes = 0
@@ -144,6 +185,20 @@ class StepperModel(SeatViews, SaveLoad):
     def player_name(self, player: int) -> str:
         """How a player is called: the ``names`` given, else as the game calls them."""
         return _player_name(self.state, player, self.names)
+
+    def bot_name(self, player: int) -> str | None:
+        """The bot that "Bot move" plays for seat ``player`` (``"greedy"``, ``"mcts:500"``),
+        None for a seat no bot plays."""
+        return self._bot_labels.get(player)
+
+    def seat_label(self, player: int) -> str:
+        """A seat as the lists of seats show it: its name and who plays it, ``"green: mcts"``,
+        ``"player 2: greedy"``, or ``"red: person"`` for a seat no bot plays."""
+        return f"{self.player_name(player)}: {self.bot_name(player) or 'person'}"
+
+    def seats_text(self) -> str:
+        """Every seat with its bot on one line: ``"Seats: red: person, green: mcts"``."""
+        return "Seats: " + ", ".join(self.seat_label(p) for p in range(self.state.num_players))
 
     @property
     def status(self) -> str:
@@ -388,4 +443,6 @@ class StepperModel(SeatViews, SaveLoad):
 
     def _seat_bots(self, state: State) -> None:
         """Seat the bots given at the start again, for the game of ``state``."""
-        self._bots = _choosers(self._bot_spec, state)
+        self._bots = _choosers(self._bot_spec, state, strict=False)
+        seated = _seat_bots(self._bot_spec, state, strict=False)
+        self._bot_labels = {p: bot_label(b) for p, b in seated.items()}

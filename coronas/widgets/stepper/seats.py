@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-from coronas.engine import CHANCE, TERMINAL, State
+from coronas.engine import CHANCE, TERMINAL, State, parse_seat
 from coronas.widgets.stepper.sealed import (
     Check,
     passphrase_check,
@@ -157,26 +157,43 @@ class SeatViews:
 
     # provided by the model:
     player_name: Callable[[int], str]
+    bot_name: Callable[[int], str | None]
     pending_odds: Callable[[], Any]
 
     def _seat_humans(self, humans: Iterable[int] | None) -> None:
         n = self.state.num_players
-        seats = range(n) if humans is None else humans
-        bad = [p for p in seats if not 0 <= p < n]
+        seats = list(range(n) if humans is None else humans)
+        # a seat typed as people say it ("red", "2") is read as every seat is (parse_seat)
+        seats = [parse_seat(self.state, p) if isinstance(p, str) else p for p in seats]
+        bad = [p for p in seats if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n]
         if bad:
-            raise ValueError(f"humans: there is no seat {bad[0]}: the seats are 0 to {n - 1}")
+            names = ", ".join(self.player_name(p) for p in range(n))
+            raise ValueError(
+                f"humans: there is no seat {bad[0]!r}: the seats are 0 to {n - 1} ({names})"
+            )
         self.humans = frozenset(seats)
 
     # -- choosing the view -----------------------------------------------------------------
     def view_options(self) -> list[tuple[str, Any]]:
-        """The views to choose from, as (label, value): the open view, each seat, pass and
+        """The views to choose from, as (label, value): the open view, each seat with its bot
+        (``"seat: green (mcts)"``, ``"seat: red (person)"`` for a seat no bot plays), pass and
         play."""
-        seats = [(f"seat: {self.player_name(p)}", p) for p in range(self.state.num_players)]
+        seats = [
+            (f"seat: {self.player_name(p)} ({self.bot_name(p) or 'person'})", p)
+            for p in range(self.state.num_players)
+        ]
         return [("open view (teaching)", OPEN), *seats, ("pass and play", PASS_AND_PLAY)]
 
     def set_view(self, view: Any) -> bool:
-        """Show the game as ``view`` sees it (one of :meth:`view_options`' values). Pass and
+        """Show the game as ``view`` sees it (one of :meth:`view_options`' values, or a seat
+        as people name it: ``"green"``, ``"player 2"``, ``"2"`` for the second seat). Pass and
         play starts with nobody holding the laptop. False, with the reason, for no view."""
+        if isinstance(view, str) and view not in (OPEN, PASS_AND_PLAY):
+            try:
+                view = parse_seat(self.state, view)
+            except ValueError as exc:
+                self.message = f"there is no view {view!r}: {exc}"
+                return False
         if view not in [v for _, v in self.view_options()] or isinstance(view, bool):
             self.message = f"there is no view {view!r}"
             return False

@@ -397,10 +397,15 @@ class Stepper:
     def refresh(self) -> None:
         """Redraw everything from the model."""
         model, state = self.model, self.model.state
-        self.status.value = f"<b>{escape(model.status)}</b>" + (
-            f"<br><span style='color:#555'>{escape(model.situation)}</span>"
-            if model.situation
-            else ""
+        self.status.value = (
+            f"<b>{escape(model.status)}</b>"
+            + (
+                f"<br><span style='color:#555'>{escape(model.situation)}</span>"
+                if model.situation
+                else ""
+            )
+            # who plays each seat: "Seats: red: person, green: mcts"
+            + f"<br><span style='color:#555'>{escape(model.seats_text())}</span>"
         )
         seat = model.handover
         self.handover_button.description = (
