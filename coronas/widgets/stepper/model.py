@@ -27,7 +27,9 @@ from coronas.widgets.stepper.seats import (
 __all__ = ["StepperModel"]
 
 
-def _choosers(bots: Any, state: State, strict: bool = True) -> dict[int, Callable[[State, random.Random], Any]]:
+def _choosers(
+    bots: Any, state: State, strict: bool = True
+) -> dict[int, Callable[[State, random.Random], Any]]:
     """Each seat's bot as a function ``(state, rng) -> action``; a bot may be named
     (``"greedy"``, ``"mcts:500"``: :meth:`~coronas.engine.Game.bot`)."""
 
