@@ -144,7 +144,7 @@ def ring_svg(state: CarolusState, size: int = 360) -> str:
         y = cy - 14 * n + p * 28 + 6
         parts.append(
             f'<text x="{cx - r0 + 22:.1f}" y="{y + 10:.1f}" font-size="10" '
-            f'fill="{PLAYER_COLOURS[p]}">P{p}</text>'
+            f'fill="{PLAYER_COLOURS[p]}">P{p + 1}</text>'
         )
         for i, f in enumerate(fams):
             x = cx - r0 + 44 + i * 22

@@ -132,7 +132,7 @@ def draw_ring(state: CarolusState, ax: Any = None) -> Any:
         ax.text(
             x0 - 0.04,
             y + box / 2,
-            f"P{p}",
+            f"P{p + 1}",
             ha="right",
             va="center",
             fontsize=11,
@@ -190,7 +190,7 @@ def draw_ring(state: CarolusState, ax: Any = None) -> Any:
             1,
             facecolor=PLAYER_TINTS[p],
             edgecolor=PLAYER_COLOURS[p],
-            label=f"player {p}'s region",
+            label=f"player {p + 1}'s region",  # as the game's texts count, from one
         )
         for p in range(n)
     ]

@@ -88,7 +88,7 @@ def _player_colour(G: Any, player: int) -> str:
 
 def _player_name(G: Any, player: int) -> str:
     names = G.graph.get("colours")
-    return names[player] if names and 0 <= player < len(names) else f"player {player}"
+    return names[player] if names and 0 <= player < len(names) else f"player {player + 1}"
 
 
 def _as_graph(board: Board, state: Any) -> Any:

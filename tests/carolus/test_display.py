@@ -78,7 +78,7 @@ def test_draw_ring_and_write_figures(tmp_path):
     ax = draw_ring(sample_state())
     assert ax.get_title().startswith("Carolus Magnus: round 1")
     texts = {t.get_text() for t in ax.texts}
-    assert {"14+15+1", "5+6", "2", "P0", "P1"} <= texts
+    assert {"14+15+1", "5+6", "2", "P1", "P2"} <= texts  # players counted from one
     plt.close(ax.figure)
     (path,) = write_figures(tmp_path)
     assert path.name == "carolus-ring.png" and path.read_bytes()[:4] == b"\x89PNG"
