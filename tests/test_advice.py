@@ -166,3 +166,23 @@ def test_the_quick_estimate_of_corona_de_hierro_takes_under_a_second_from_the_mo
     values = quick_values(state, viewer=state.current_player)
     assert time.monotonic() - began < 1.0
     assert len(values) == len(state.legal_actions()) and all(0 <= v <= 1 for v in values)
+
+
+def test_the_luck_of_a_roll_is_taken_out_exactly_where_the_model_sees_it():
+    # After "die" one roll ends the game: E[V] over its six faces is (2/3, 1/3) and V at the
+    # face drawn is the game's own shares, so every adjusted game is worth exactly 2/3 to
+    # seat 0: the estimate is the exact chance and its interval has no width.
+    state = start()
+    state.apply(Pick("die"))
+    plain = state.win_chances(RandomBot(), games=40, seed=2, exact=False)
+    adjusted = state.win_chances(RandomBot(), games=40, seed=2, exact=False, luck=True)
+    assert plain.chances[0] != Fraction(2, 3) and plain.high[0] - plain.low[0] > 0.2
+    assert adjusted.chances == (Fraction(2, 3), Fraction(1, 3)) and adjusted.luck
+    assert adjusted.high[0] - adjusted.low[0] < 1e-9
+    assert "adjusted for the luck of their rolls" in str(adjusted)
+    ranking = rank_actions(start(), RandomBot(), games=40, seed=2, exact=False, luck=True)
+    rows = {r["label"]: r for r in ranking.rows}
+    assert rows["die"]["chance"] == Fraction(2, 3) and rows["coin"]["chance"] == Fraction(1, 2)
+    assert ranking.luck and rows["die"]["best"] and not rows["coin"]["shortlist"]
+    with pytest.raises(ValueError, match="luck must be True or False"):
+        state.win_chances(RandomBot(), games=10, luck="yes")

@@ -20,9 +20,17 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine.evaluation import shares, win_shares
-from coronas.engine.state import State
-from coronas.manygames.intervals import share_interval
-from coronas.manygames.runner import DEFAULT_MAX_STEPS, Match, Task, draw_tasks, run
+from coronas.engine.state import CHANCE, State
+from coronas.manygames.intervals import normal_interval, share_interval
+from coronas.manygames.runner import (
+    DEFAULT_MAX_STEPS,
+    GameRecord,
+    Match,
+    Task,
+    draw_tasks,
+    play_task,
+    run,
+)
 
 __all__ = [
     "DEFAULT_BOT",
@@ -34,6 +42,7 @@ __all__ = [
     "Budget",
     "FromPosition",
     "Games",
+    "Luck",
     "Played",
     "Setup",
     "bot_label",
@@ -397,15 +406,23 @@ class Games:
     def draw(self, n: int) -> list[Task]:
         return [next(self.tasks) for _ in range(n)]
 
-    def play(self, start: FromPosition, tasks: list[Task]) -> Played:
-        """The games of ``tasks`` from ``start``, summed up (:class:`Played`). A game whose
-        bot raised stops everything with a :class:`BotError` carrying the bot's message."""
+    def play(self, start: FromPosition, tasks: list[Task], luck: bool = False) -> Played:
+        """The games of ``tasks`` from ``start``, summed up (:class:`Played`); with ``luck``
+        each game's shares adjusted by the luck of its rolls (:class:`Luck`) too. A game
+        whose bot raised stops everything with a :class:`BotError` carrying its message."""
         match = Match(start, self.bots, self.max_steps)
         chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
-        records = run(match, tasks, executor=self.executor, chunk_size=chunk)
+        corrections: list[tuple[float, ...]] | None = None
+        if luck:
+            game = type(start.state.game)
+            pairs = self._play_luck(match, tasks, game, chunk)
+            records = [r for r, _ in pairs]
+            corrections = [c for _, c in pairs]
+        else:
+            records = run(match, tasks, executor=self.executor, chunk_size=chunk)
         n = len(self.bots)
         got = Played([Fraction(0)] * n, [Fraction(0)] * n, 0, 0, [])
-        for r in records:
+        for k, r in enumerate(records):
             if r.outcome == "error":
                 raise BotError(
                     f"a game played out from here failed (game seed {r.game_seed}, play seed "
@@ -414,14 +431,101 @@ class Games:
             if not r.finished:
                 got.unfinished += 1
                 got.per_game.append(None)
+                got.adjusted.append(None)
                 continue
             got.ended += 1
             won = shares(r.winners, n, exact=True)
             got.per_game.append(won)
+            if corrections is not None:
+                got.adjusted.append(
+                    tuple(float(w) + c for w, c in zip(won, corrections[k], strict=True))
+                )
             for p, share in enumerate(won):
                 got.totals[p] += share
                 got.squares[p] += share * share
         return got
+
+    def _play_luck(
+        self, match: Match, tasks: list[Task], game: Any, chunk: int
+    ) -> list[tuple[GameRecord, tuple[float, ...]]]:
+        """The games with their luck (:func:`play_luck_chunk`), in task order: here, or in
+        chunks on the executor (queued chunks cancelled if the run is left by an exception,
+        such as Ctrl-C; a worker pool of ``jobs`` is then stopped by :meth:`__exit__`)."""
+        if self.executor is None:
+            return play_luck_chunk(match, tasks, game)
+        futures = [
+            self.executor.submit(play_luck_chunk, match, tasks[i : i + chunk], game)
+            for i in range(0, len(tasks), chunk)
+        ]
+        try:
+            return [pair for f in futures for pair in f.result()]
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+
+
+MAX_LUCK_OUTCOMES = 64
+"""A roll or draw with more outcomes than this is not valued for its luck (skipped, as the
+position decides, not the draw: the correction's mean stays zero)."""
+
+
+class Luck:
+    """What one game's rolls and draws were worth, by the game's value model: the sum over
+    its chance nodes of ``E[V(child)] - V(drawn child)`` for every seat (``total``), ``V``
+    the value model (the shares themselves once the game is over).
+
+    Each term has mean zero whatever was played before (the expectation is over the very
+    outcomes the node draws from, with their exact probabilities), so adding the sum to a
+    game's shares leaves the estimate unbiased, and takes out of it the part of the luck the
+    value model sees: a control variate. Called by the runner before each action
+    (:func:`~coronas.manygames.runner.play_task`'s ``watch``)."""
+
+    def __init__(self, evaluate: Callable[[Any], Sequence[float]], seats: int):
+        self.evaluate = evaluate
+        self.total = [0.0] * seats
+
+    def value(self, state: State) -> list[float]:
+        if state.is_terminal():
+            return [float(x) for x in win_shares(state)]
+        return [float(x) for x in self.evaluate(state)]
+
+    def __call__(self, state: State, action: Any) -> None:
+        if state.current_player != CHANCE:
+            return
+        outcomes = state.chance_outcomes()
+        if len(outcomes) > MAX_LUCK_OUTCOMES:
+            return
+        n = len(self.total)
+        expected = [0.0] * n
+        drawn = None
+        for outcome, p in outcomes:
+            state.apply(outcome)
+            try:
+                v = self.value(state)
+            finally:
+                state.undo()
+            for i in range(n):
+                expected[i] += float(p) * v[i]
+            if drawn is None and outcome == action:
+                drawn = v
+        if drawn is not None:
+            for i in range(n):
+                self.total[i] += expected[i] - drawn[i]
+
+
+def play_luck_chunk(
+    match: Match, tasks: Sequence[Task], game: Any
+) -> list[tuple[GameRecord, tuple[float, ...]]]:
+    """A worker's entry point (module level, so processes import it): each game of
+    ``tasks`` with the luck of its rolls by ``game``'s value model (:class:`Luck`)."""
+    evaluate = game.spec().evaluate
+    out = []
+    for task in tasks:
+        luck = Luck(evaluate, len(task.seats))
+        _, record = play_task(match, task, luck)
+        out.append((record, tuple(luck.total)))
+    return out
 
 
 @dataclasses.dataclass
@@ -435,6 +539,7 @@ class Played:
     ended: int
     unfinished: int
     per_game: list[tuple[Fraction, ...] | None]
+    adjusted: list[tuple[float, ...] | None] = dataclasses.field(default_factory=list)
 
 
 def view_of(state: State, viewer: int | None) -> str:
@@ -481,6 +586,7 @@ class Setup:
     max_steps: int
     batch: int
     on_update: Any
+    luck: bool = False
 
 
 def prepare(
@@ -498,6 +604,7 @@ def prepare(
     max_steps: int = DEFAULT_MAX_STEPS,
     batch: int = 20,
     on_update: Any = None,
+    luck: bool = False,
 ) -> Setup:
     """Check every option of an estimate and seat its bots, before anything is played or
     walked: a bad option raises :class:`ValueError` naming it, a bot that is not one
@@ -506,6 +613,10 @@ def prepare(
     check_options(
         jobs=jobs, batch=batch, max_steps=max_steps, seed=seed, exact=exact, on_update=on_update
     )
+    if not isinstance(luck, bool):
+        raise ValueError(f"luck must be True or False, got {luck!r}")
+    if luck and state.game.spec().evaluate is None:
+        raise ValueError(f"luck: {state.game.name} declares no value model to measure it with")
     seated = seat_bots(state, bots)
     names = [state.player_name(p) for p in range(state.num_players)]
     return Setup(
@@ -523,6 +634,7 @@ def prepare(
         max_steps=max_steps,
         batch=batch,
         on_update=on_update,
+        luck=luck,
     )
 
 
@@ -560,6 +672,8 @@ class Arm:
     unfinished: int = 0
     per_game: list[tuple[Fraction, ...] | None] = dataclasses.field(default_factory=list)
     dropped: str = ""
+    luck: bool = False
+    adjusted: list[tuple[float, ...] | None] = dataclasses.field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.totals = self.totals or [Fraction(0)] * self.seats
@@ -580,18 +694,35 @@ class Arm:
         self.ended += got.ended
         self.unfinished += got.unfinished
         self.per_game += got.per_game
+        self.adjusted += got.adjusted
 
     def chance(self, seat: int) -> Fraction:
-        """Seat ``seat``'s share of the games that ended (0 before any did)."""
-        return self.totals[seat] / self.ended if self.ended else Fraction(0)
+        """Seat ``seat``'s share of the games that ended (0 before any did); with ``luck``
+        the mean of the luck-adjusted shares (to a millionth)."""
+        if not self.ended:
+            return Fraction(0)
+        if self.luck:
+            values = [v for v in self.shares(seat) if v is not None]
+            return Fraction(sum(values) / len(values)).limit_denominator(10**6)
+        return self.totals[seat] / self.ended
 
     def interval(self, seat: int) -> tuple[float, float]:
-        """The 95% interval of :meth:`chance` (:func:`share_interval`)."""
+        """The 95% interval of :meth:`chance` (:func:`share_interval`; with ``luck`` the
+        normal interval of the adjusted shares, :func:`normal_interval`)."""
+        if self.luck:
+            return normal_interval([v for v in self.shares(seat) if v is not None])
         return share_interval(float(self.totals[seat]), float(self.squares[seat]), self.ended)
 
-    def shares(self, seat: int) -> list[Fraction | None]:
-        """Seat ``seat``'s share of each game, in task order (None: the game did not end)."""
-        return [None if g is None else g[seat] for g in self.per_game]
+    def shares(self, seat: int) -> list[Any]:
+        """Seat ``seat``'s share of each game, in task order (None: the game did not end);
+        with ``luck`` the shares adjusted by the luck of each game's rolls (floats)."""
+        games = self.adjusted if self.luck else self.per_game
+        return [None if g is None else g[seat] for g in games]
+
+    def moments(self, seat: int) -> tuple[float, float, int]:
+        """``(total, sum of squares, games)`` of :meth:`shares` over the games that ended."""
+        values = [float(v) for v in self.shares(seat) if v is not None]
+        return sum(values), sum(v * v for v in values), len(values)
 
 
 def play_out(
@@ -618,6 +749,8 @@ def play_out(
     budget = setup.budget
     cost: float | None = None  # seconds one arm's game takes on one worker, once measured
     figures: Any = None
+    for arm in arms:
+        arm.luck = setup.luck
     with Games(setup.seated, setup.seed, setup.executor, setup.jobs, setup.max_steps) as runs:
         size = setup.batch * setup.jobs
         while True:
@@ -628,7 +761,7 @@ def play_out(
 
             def play(lo: int, hi: int) -> None:
                 for arm, mine in zip(live, batches, strict=True):  # noqa: B023 (called at once)
-                    arm.add(runs.play(arm.start, mine[lo:hi]))
+                    arm.add(runs.play(arm.start, mine[lo:hi], setup.luck))
                 if progress is not None:
                     progress(hi - lo)
 

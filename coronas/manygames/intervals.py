@@ -17,6 +17,7 @@ from fractions import Fraction
 __all__ = [
     "Z95",
     "independent_difference",
+    "normal_interval",
     "paired_difference",
     "share_interval",
     "wilson_interval",
@@ -113,3 +114,21 @@ def independent_difference(
     mean = means[0] - means[1]
     half = z * math.sqrt(spread)
     return mean, max(-1.0, mean - half), min(1.0, mean + half)
+
+
+def normal_interval(values: list[float], z: float = Z95) -> tuple[float, float]:
+    """The 95% normal interval of the mean of ``values`` (numbers that need not be 0 or 1,
+    such as shares adjusted by the luck of a game's rolls), kept inside [0, 1]; with fewer
+    than two values, all of [0, 1].
+
+    >>> low, high = normal_interval([0.5, 0.7, 0.6, 0.6])  # mean 0.6, sd 0.0816
+    >>> round(low, 4), round(high, 4)  # 0.6 -+ 1.96 * 0.0816 / 2
+    (0.52, 0.68)
+    """
+    n = len(values)
+    if n < 2:
+        return 0.0, 1.0
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return max(0.0, mean - half), min(1.0, mean + half)

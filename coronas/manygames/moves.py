@@ -46,7 +46,12 @@ from coronas.manygames.estimator import (
     play_out,
     prepare,
 )
-from coronas.manygames.intervals import independent_difference, paired_difference, share_interval
+from coronas.manygames.intervals import (
+    independent_difference,
+    normal_interval,
+    paired_difference,
+    share_interval,
+)
 from coronas.manygames.runner import DEFAULT_MAX_STEPS
 
 __all__ = [
@@ -94,7 +99,8 @@ class ActionRanking:
     whether the moves were played on the same games; ``held_out`` the best move's figure
     and 95% interval on the games not used to pick it, ``(chance, low, high)`` (None when
     exact, quick, or too few games); ``stopped`` why the games stopped (``games``,
-    ``precision``, ``time``; "" while they go on).
+    ``precision``, ``time``; "" while they go on); ``luck`` whether each game's shares were
+    adjusted by the luck of its rolls.
     """
 
     player: str
@@ -107,6 +113,7 @@ class ActionRanking:
     quick: bool = False
     held_out: tuple[float, float, float] | None = None
     stopped: str = dataclasses.field(default="", compare=False)
+    luck: bool = False
 
     def basis(self) -> str:
         """What the figures rest on, in words."""
@@ -114,6 +121,7 @@ class ActionRanking:
             return f"quick estimate by the value model, not yet games; {self.view}"
         how = "exact" if self.exact else f"{self.games} games a move still in the running"
         if not self.exact:
+            how += ", adjusted for the luck of their rolls" if self.luck else ""
             how += ", 95% intervals"
             how += ", the same games for every move" if self.common else ", games of its own"
         return f"{how}; {self.assumption}; {self.view}"
@@ -309,17 +317,19 @@ def _held_out(arms: Sequence[Arm], mover: int) -> tuple[float, float, float] | N
     live = [a for a in arms if a.live]
 
     def mean_even(a: Arm) -> float:
-        even = [s for s in a.shares(mover)[::2] if s is not None]
-        return sum(even, Fraction(0)) / len(even) if even else Fraction(0)
+        even = [float(s) for s in a.shares(mover)[::2] if s is not None]
+        return sum(even) / len(even) if even else 0.0
 
     picked = max(live, key=mean_even)
-    odd = [s for s in picked.shares(mover)[1::2] if s is not None]
+    odd = [float(s) for s in picked.shares(mover)[1::2] if s is not None]
     if len(odd) < 10:
         return None
-    total = sum(odd, Fraction(0))
-    squares = sum((s * s for s in odd), Fraction(0))
-    low, high = share_interval(float(total), float(squares), len(odd))
-    return float(total) / len(odd), low, high
+    total = sum(odd)
+    if picked.luck:
+        low, high = normal_interval(odd)
+    else:
+        low, high = share_interval(total, sum(s * s for s in odd), len(odd))
+    return total / len(odd), low, high
 
 
 def rank_actions(
@@ -340,6 +350,7 @@ def rank_actions(
     common: bool | None = None,
     drop_behind: float | None = DROP_BEHIND,
     race: bool = True,
+    luck: bool = False,
 ) -> ActionRanking:
     """Every legal action of the seat to move, ranked by the mover's chance of winning the
     game after it: at once by the value model (:func:`quick_values`, passed to
@@ -367,6 +378,9 @@ def rank_actions(
     :data:`~coronas.manygames.estimator.EXACT_SHARE` of it, and the games get the rest. At
     least one game a live move is played.
 
+    ``luck`` adjusts each game's shares by the luck of its rolls as the value model sees it
+    (:class:`~coronas.manygames.estimator.Luck`), as for ``win_chances``.
+
     ``common`` plays every move on the same seeded games (common random numbers); without it
     each move gets games of its own and the two estimates' variances add up. By default the
     game decides (``Game.spec().common_random_numbers``).
@@ -392,6 +406,7 @@ def rank_actions(
         max_steps=max_steps,
         batch=batch,
         on_update=on_update,
+        luck=luck,
     )
     player, view, assumption = setup.names[mover], setup.view, setup.assumption
     actions = list(state.legal_actions())
@@ -467,11 +482,7 @@ def rank_actions(
         a, b = arms[i], arms[top]
         if common:
             return paired_difference(a.shares(mover), b.shares(mover), z)
-        return independent_difference(
-            (float(a.totals[mover]), float(a.squares[mover]), a.ended),
-            (float(b.totals[mover]), float(b.squares[mover]), b.ended),
-            z,
-        )
+        return independent_difference(a.moments(mover), b.moments(mover), z)
 
     def best_live() -> int:
         live = [i for i, a in enumerate(arms) if a.live]
@@ -497,7 +508,15 @@ def rank_actions(
         played = min(a.ended for a in arms if a.live)
         held = _held_out(arms, mover) if common else None
         ranking = ActionRanking(
-            player, ordered(rows, top), False, assumption, view, played, common, held_out=held
+            player,
+            ordered(rows, top),
+            False,
+            assumption,
+            view,
+            played,
+            common,
+            held_out=held,
+            luck=luck,
         )
         return ranking, widest
 

@@ -144,9 +144,12 @@ def draw_tasks(
         yield Task(i, master.getrandbits(63), master.getrandbits(63), tuple(seating(i)))
 
 
-def play_task(match: Match, task: Task) -> tuple[State, GameRecord]:
+def play_task(
+    match: Match, task: Task, watch: Callable[[State, Any], None] | None = None
+) -> tuple[State, GameRecord]:
     """Play one game; the final (or stopped) state and its record. A bot's error and the
-    step cap become the record's outcome, never an exception."""
+    step cap become the record's outcome, never an exception. ``watch(state, action)`` is
+    called before each action is applied (the luck of a game's rolls is measured so)."""
     state = match.start(task.game_seed)
     seated = [match.bots[b] for b in task.seats]
     decisions = 0
@@ -155,6 +158,8 @@ def play_task(match: Match, task: Task) -> tuple[State, GameRecord]:
         nonlocal decisions
         if s.current_player != CHANCE:
             decisions += 1
+        if watch is not None:
+            watch(s, action)
 
     outcome, message = "ended", ""
     try:

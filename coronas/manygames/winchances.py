@@ -64,13 +64,14 @@ __all__ = [
 class WinChances:
     """Each seat's chance of winning from one position, with what the figure rests on.
 
-    ``chances[p]`` is seat ``p``'s chance: an exact :class:`~fractions.Fraction` when
-    ``exact``, else the estimate (wins, a shared win counted 1/k, over ``games``) as a
-    Fraction too, with ``low[p]``/``high[p]`` its 95% Wilson interval. ``assumption`` says how
-    the rest of the game was played; ``view`` whose information the games started from.
-    ``unfinished`` counts games that reached the step cap (left out of the figures);
-    ``stopped`` why the games stopped (``games``, ``precision``, ``time``; empty while they
-    go on, or for an exact answer).
+    ``chances[p]`` is seat ``p``'s chance: an exact :class:`~fractions.Fraction` when ``exact``,
+    else the estimate (wins, a shared win counted 1/k, over ``games``) as a Fraction too, with
+    ``low[p]``/``high[p]`` its 95% Wilson interval. ``assumption`` says how the rest of the game was
+    played; ``view`` whose information the games started from. ``unfinished`` counts games that
+    reached the step cap (left out of the figures); ``luck``: each game's shares were adjusted by
+    the luck of its rolls as the value model sees it (:class:`~coronas.manygames.estimator.Luck`);
+    ``stopped`` why the games stopped (``games``, ``precision``, ``time``; empty while they go on,
+    or for an exact answer).
     """
 
     names: tuple[str, ...]
@@ -83,6 +84,7 @@ class WinChances:
     view: str
     unfinished: int = 0
     stopped: str = dataclasses.field(default="", compare=False)
+    luck: bool = False
 
     @property
     def half_width(self) -> float:
@@ -101,6 +103,8 @@ class WinChances:
             how = "exact"
         else:
             how = f"{self.games} games, 95% intervals"
+            if self.luck:
+                how = f"{self.games} games adjusted for the luck of their rolls, 95% intervals"
             if self.unfinished:
                 how += f"; {self.unfinished} unfinished games left out"
         return f"{how}; {self.assumption}; {self.view}"
@@ -231,6 +235,7 @@ def win_chances(
     batch: int = 20,
     on_update: Any = None,
     progress: bool = False,
+    luck: bool = False,
 ) -> WinChances:
     """Each seat's chance of winning from ``state`` when ``bots`` play the rest of the game.
 
@@ -263,6 +268,12 @@ def win_chances(
     seat ``p`` has seen; without a viewer the true position is used (the figure an analyst may
     see, labelled "full information" in a game with hidden cards).
 
+    ``luck`` adjusts each game's shares by the luck of its rolls and draws as the game's value
+    model sees it (:class:`~coronas.manygames.estimator.Luck`: a control variate of mean zero,
+    so the estimate stays unbiased and its interval narrows by what the model explains;
+    ``benchmarks/bench_luck.py`` measures it); the interval is then the normal interval of
+    the adjusted shares.
+
     Bad options raise :class:`ValueError` (a bot that is not one: :class:`TypeError`) before
     anything is played; a bot that raises during a game stops the estimate with a
     :class:`BotError` carrying its message.
@@ -281,6 +292,7 @@ def win_chances(
         max_steps=max_steps,
         batch=batch,
         on_update=on_update,
+        luck=luck,
     )
     names, assumption, view = setup.names, setup.assumption, setup.view
     if state.is_terminal():
@@ -291,9 +303,24 @@ def win_chances(
     arm = Arm(FromPosition(state, viewer), state.num_players)
 
     def summarise(arms: Sequence[Arm]) -> tuple[WinChances, float]:
-        got = from_counts(
-            names, arm.totals, arm.ended, assumption, view, arm.unfinished, arm.squares
-        )
+        if luck:
+            intervals = [arm.interval(p) for p in range(len(names))]
+            got = WinChances(
+                names=tuple(names),
+                chances=tuple(arm.chance(p) for p in range(len(names))),
+                low=tuple(lo for lo, _ in intervals),
+                high=tuple(hi for _, hi in intervals),
+                games=arm.ended,
+                exact=False,
+                assumption=assumption,
+                view=view,
+                unfinished=arm.unfinished,
+                luck=True,
+            )
+        else:
+            got = from_counts(
+                names, arm.totals, arm.ended, assumption, view, arm.unfinished, arm.squares
+            )
         return got, got.half_width
 
     bar = None
