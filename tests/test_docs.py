@@ -35,7 +35,7 @@ DOCS = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in ROOT.glob("
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 NOT_RUN = re.compile(r"<!--\s*not run:\s*\S.*-->")
 PROGRESS = re.compile(r"\d+%\|")  # a tqdm bar: "hierro games:  19%|█▉   | 77/400 ..."
-SHELLS = {"bash", "sh", "shell", "console"}
+SHELLS = {"bash", "sh", "shell"}
 
 
 @dataclass
@@ -78,9 +78,10 @@ def blocks(name: str) -> list[Block]:
 
 def is_shell(block: Block) -> bool:
     """A shell block: declared so, or a transcript whose commands start with ``$ ``."""
-    if block.lang in SHELLS:
-        return True
-    return block.lang == "" and any(line.startswith("$ ") for line in block.text.splitlines())
+    prompted = any(line.startswith("$ ") for line in block.text.splitlines())
+    if block.lang == "console" or block.lang == "":
+        return prompted  # without a prompt: output shown alone, not a command
+    return block.lang in SHELLS
 
 
 def commands(block: Block) -> list[tuple[str, str | None]]:
