@@ -70,13 +70,17 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="40 games a position")
     args = parser.parse_args()
     games = 40 if args.quick else GAMES
-    print(f"{'game':<8} {'plain':>14} {'adjusted':>14} {'variance ratio':>15} {'ms a game':>16}")
+    print(
+        "| game | mean, plain | mean, adjusted | variance, plain | variance, adjusted | ratio "
+        "| ms a game, plain | ms a game, adjusted |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for name, players, seed in POSITIONS:
         r = measure(name, players, seed, games)
         print(
-            f"{name:<8} {r['plain_mean']:6.3f} v{r['plain_var']:.3f} "
-            f"{r['luck_mean']:6.3f} v{r['luck_var']:.3f} {r['ratio']:15.2f} "
-            f"{r['plain_ms']:7.1f} -> {r['luck_ms']:5.1f}"
+            f"| {name} ({players} players) | {r['plain_mean']:.3f} | {r['luck_mean']:.3f} "
+            f"| {r['plain_var']:.3f} | {r['luck_var']:.3f} | {r['ratio']:.2f} "
+            f"| {r['plain_ms']:.1f} | {r['luck_ms']:.1f} |"
         )
 
 
