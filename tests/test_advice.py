@@ -186,3 +186,22 @@ def test_the_luck_of_a_roll_is_taken_out_exactly_where_the_model_sees_it():
     assert ranking.luck and rows["die"]["best"] and not rows["coin"]["shortlist"]
     with pytest.raises(ValueError, match="luck must be True or False"):
         state.win_chances(RandomBot(), games=10, luck="yes")
+
+
+def test_the_advice_benchmark_measures_a_small_seeded_run():
+    # benchmarks/bench_advice.py's measure on a Batalla decision, 40 games against 200: the
+    # figures it reports are there and within their ranges (a tiny run, not the targets)
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advice.py"
+    spec = importlib.util.spec_from_file_location("bench_advice", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    state = bench.position("batalla", 2, 1, 30)
+    got = bench.advise(state, {"games": 40, "seed": 0}, {"games": 200, "seed": 1})
+    assert got["moves"] == len(state.legal_actions()) and got["games"] == 40
+    assert 1 <= got["shortlist"] <= got["moves"] and 0 <= got["settled"] <= got["moves"]
+    assert got["regret"] >= 0 and got["quick"] < 1.0
+    again = bench.advise(state, {"games": 40, "seed": 0}, {"games": 200, "seed": 1})
+    assert again["regret"] == got["regret"]  # seeded: the same figures
