@@ -190,9 +190,13 @@ class ActionRanking:
             verdict = escape(mark)
             if row.get("dropped"):
                 verdict = f"<span title='{escape(row['dropped'], quote=True)}'>dropped</span>"
-            chance = figure + _bar(row, self.exact or self.quick)
-            cells = (escape(row["label"]), chance, interval, verdict, dice)
-            body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            cells = (escape(row["label"]), figure, interval, verdict, dice)
+            attributes = ("", " " + _bar(row), "", "", "")
+            body.append(
+                "<tr>"
+                + "".join(f"<td{a}>{c}</td>" for a, c in zip(attributes, cells, strict=True))
+                + "</tr>"
+            )
         heads = ("move", "chance", "95% interval", "verdict", "roll's odds")
         notes = [self.basis(), self.held_out_text(), self.stop_note()]
         return (
@@ -212,24 +216,21 @@ class ActionRanking:
         )
 
 
-def _bar(row: dict[str, Any], point: bool) -> str:
-    """A move's chance as a bar 6em wide beside its figure, its 95% interval as a frame over
-    it (grey for a dropped move)."""
-    chance = float(row["chance"])
-    colour = "#aaa" if row.get("dropped") else "#4c72b0"
-    band = ""
-    if not point and row["games"]:
-        band = (
-            f"<div style='position:absolute;top:-2px;bottom:-2px;left:{row['low'] * 100:.1f}%;"
-            f"width:{(row['high'] - row['low']) * 100:.1f}%;border:1px solid #222;"
-            "box-sizing:border-box'></div>"
+def _bar(row: dict[str, Any]) -> str:
+    """A move's chance as a bar behind its figure: the cell's background filled to the
+    chance, light blue (grey for a dropped move), its 95% interval a darker band along the
+    bottom. A background adds no element and no width, so a row stays on one line."""
+    chance = float(row["chance"]) * 100
+    colour = "#d9d9d9" if row.get("dropped") else "#c9d7ee"
+    layers = [f"linear-gradient(to right, {colour} {chance:.1f}%, transparent {chance:.1f}%)"]
+    if row["games"] and row["high"] > row["low"]:
+        low, high = row["low"] * 100, row["high"] * 100
+        layers.insert(
+            0,
+            f"linear-gradient(to right, transparent {low:.1f}%, #4c72b0 {low:.1f}%, "
+            f"#4c72b0 {high:.1f}%, transparent {high:.1f}%) bottom / 100% 3px no-repeat",
         )
-    return (
-        "<div class='coronas-move-bar' style='display:inline-block;vertical-align:middle;"
-        "margin-left:0.4em;background:#ddd;width:6em;height:0.8em;position:relative'>"
-        f"<div style='background:{colour};width:{chance * 100:.1f}%;height:100%'></div>"
-        f"{band}</div>"
-    )
+    return f"class='coronas-move-bar' style='background:{', '.join(layers)}'"
 
 
 def _dice_odds(state: State, action: Any) -> Any:
