@@ -376,3 +376,38 @@ def test_a_worker_pool_ignores_ctrl_c_in_its_workers_and_stops_them_when_left_by
     assert time.monotonic() - began < 2
     assert len(workers) == 2 and not any(w.is_alive() for w in workers)
     assert all(f.cancelled() or f.exception(timeout=5) is not None for f in sleeping)
+
+
+def test_the_bar_times_each_groups_first_game_and_says_a_long_run_before_it_goes_on(
+    monkeypatch, capsys
+):
+    import coronas.manygames.runner as runner
+
+    match = Match(NewGame(DuelGame), (Roller(), Safe()))
+    tasks = partial(draw_tasks, 4, 12, partial(rotated_seats, players=2))
+    plain = run(match, tasks())
+    monkeypatch.setattr(runner, "SAY_LONGER_THAN", 0.0)  # every run is long here
+    groups = [range(0, 6), range(6, 12)]
+    timed = runner.run_games(match, tasks, 12, progress="duel games", groups=groups)
+    # the first games played apart are the same games: the same records as a plain run
+    assert timed == plain
+    err = capsys.readouterr().err
+    assert "duel games: about 1 minute on 1 worker (first game" in err
+    assert "timing the first games" in err and " left, " in err
+
+
+def test_an_estimate_weighs_each_groups_first_game_by_the_games_left_in_it():
+    from coronas.manygames.runner import _Estimate
+
+    estimate = _Estimate([range(0, 10), range(10, 30)], workers=2)
+    estimate.cost = {0: 0.1, 1: 21.9}
+    estimate.played(0)
+    estimate.played(10)
+    # (9 * 0.1 + 19 * 21.9) / 2 = 208.5 s: about 3 minutes
+    assert estimate.seconds_left() == pytest.approx(208.5)
+    assert estimate.line() == "about 3 minutes on 2 workers (first games took 0.1 s to 21.9 s)"
+    assert estimate.postfix() == "about 03:28 left, 7.3 s a game"  # (10*0.1 + 20*21.9)/30/2
+    one = _Estimate([range(5)], workers=1)
+    one.cost = {0: 0.02}
+    assert one.line() == "about 1 minute on 1 worker (first game took 0.0 s)"
+    assert one.postfix() == "about 00:00 left, 50.0 games/s"

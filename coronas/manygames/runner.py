@@ -52,12 +52,14 @@ import itertools
 import os
 import random
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from coronas.engine import CHANCE, GameDidNotEnd, State, play
+from coronas.formatting import plural
 from coronas.manygames.results import (
     MAX_MESSAGE,
     OUTCOMES,
@@ -70,6 +72,7 @@ from coronas.manygames.results import (
 __all__ = [
     "DEFAULT_MAX_STEPS",
     "OUTCOMES",
+    "SAY_LONGER_THAN",
     "GameRecord",
     "Interrupted",
     "Match",
@@ -96,6 +99,9 @@ CHUNK_SECONDS = 0.2
 game's record comes back (and is kept) soon after it ends and Ctrl-C loses little."""
 MAX_CHUNK = 256
 """The most games in a chunk that ``run`` sizes itself."""
+SAY_LONGER_THAN = 120.0
+"""A run with a progress bar whose estimate is longer than this (seconds) says so, on one
+line, before the rest of its games are played."""
 
 
 class NewGame:
@@ -413,6 +419,52 @@ class Interrupted(KeyboardInterrupt):
         )
 
 
+class _Estimate:
+    """How long the rest of a run takes, from the time the first game of each group of
+    games (a tournament's line-up; a simulation is one group) took here, alone: the bar's
+    rate and time left are right from the first game on, where tqdm's own, measured on the
+    games that finish first (the quick ones), promise a search bot's hours in seconds."""
+
+    def __init__(self, groups: Sequence[range], workers: int):
+        self.groups, self.workers = list(groups), max(1, workers)
+        self.cost: dict[int, float] = {}  # group -> seconds of its first game
+        self.left = [len(g) for g in self.groups]
+        self.ready = False  # every group's first game timed
+
+    def group(self, index: int) -> int:
+        return next(g for g, r in enumerate(self.groups) if index in r)
+
+    def played(self, index: int) -> None:
+        self.left[self.group(index)] -= 1
+
+    def seconds_left(self) -> float:
+        return sum(self.cost.get(g, 0.0) * n for g, n in enumerate(self.left)) / self.workers
+
+    def per_game(self) -> float:
+        total = sum(len(r) for r in self.groups)
+        spent = sum(self.cost.get(g, 0.0) * len(r) for g, r in enumerate(self.groups))
+        return spent / max(1, total) / self.workers
+
+    def line(self) -> str:
+        """``about 12 minutes on 2 workers (first game took 21.9 s)``."""
+        minutes = max(1, round(self.seconds_left() / 60))
+        costs = sorted(self.cost.values())
+        took = (
+            f"first game took {costs[0]:.1f} s"
+            if len(costs) == 1 or costs[-1] - costs[0] < 0.05
+            else f"first games took {costs[0]:.1f} s to {costs[-1]:.1f} s"
+        )
+        workers = plural(self.workers, "worker")
+        return f"about {plural(minutes, 'minute')} on {workers} ({took})"
+
+    def postfix(self) -> str:
+        left = int(self.seconds_left())
+        clock = f"{left // 3600}:{left // 60 % 60:02d}:{left % 60:02d}"
+        each = self.per_game()
+        rate = f"{each:.1f} s a game" if each >= 1 else f"{1 / max(each, 1e-9):.1f} games/s"
+        return f"about {clock.removeprefix('0:')} left, {rate}"
+
+
 def run_games(
     match: Match,
     tasks: Any,
@@ -426,34 +478,78 @@ def run_games(
     jobs: int = 1,
     chunk_size: int | None = None,
     strict: bool = False,
+    groups: Sequence[range] | None = None,
 ) -> list[GameRecord]:
     """Play ``tasks`` (``n_games`` of them) with :func:`run`: every record in
     game order, kept in the results file ``out`` (described by ``header``; ``resume``
     continues it) as each game finishes, with a tqdm bar titled ``progress`` (None: no bar).
     Ctrl-C with a results file raises :class:`Interrupted`, saying how to continue.
     Shared by :func:`~coronas.manygames.simulate.simulate` and
-    :func:`~coronas.manygames.tournament.tournament`."""
+    :func:`~coronas.manygames.tournament.tournament`.
+
+    With a bar, the first game of each of ``groups`` (game indices that cost alike: a
+    tournament's line-ups; None is one group of every game) is played here first and timed,
+    and the bar's rate and time left are estimated from those times; a run estimated at more
+    than :data:`SAY_LONGER_THAN` seconds says so on one line before the rest is played
+    (``about 12 minutes on 2 workers (first game took 21.9 s)``). ``tasks`` is then a
+    function that draws the tasks afresh (it is called twice), or an iterable of them.
+    """
     results = None
     if out is not None:
         results = ResultsFile(out, header or {}, resume=resume)
-    done = results.done if results is not None else {}
+    done = dict(results.done) if results is not None else {}
     bar = None
-    if progress:
+    estimate = None
+    again = callable(tasks) or isinstance(tasks, Sequence)  # the first games drawn apart
+    if progress and not again:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=n_games, initial=len(done), desc=progress, unit="game")
+    elif progress:
+        from tqdm.auto import tqdm
+
+        estimate = _Estimate(groups or [range(n_games)], jobs if executor is None else 1)
+        for index in done:
+            estimate.played(index)
+        bar = tqdm(
+            total=n_games,
+            initial=len(done),
+            desc=progress,
+            unit="game",
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]",
+        )
+        bar.set_postfix_str("timing the first games", refresh=True)
     played = len(done)
 
     def tick(record: GameRecord) -> None:
         nonlocal played
         played += 1
+        if estimate is not None:
+            estimate.played(record.index)
         if bar is not None:
+            if estimate is not None and estimate.ready:
+                bar.set_postfix_str(estimate.postfix(), refresh=False)
             bar.update(1)
 
     try:
+        if estimate is not None and bar is not None:
+            firsts = [next((i for i in r if i not in done), None) for r in estimate.groups]
+            wanted = {i: g for g, i in enumerate(firsts) if i is not None}
+            drawn = tasks() if callable(tasks) else tasks
+            for task in itertools.islice(drawn, max(wanted, default=-1) + 1):
+                if task.index not in wanted:
+                    continue
+                began = time.perf_counter()
+                (record,) = run(match, [task], strict=strict, results=results, on_record=tick)
+                estimate.cost[wanted[task.index]] = time.perf_counter() - began
+                done[task.index] = record
+            estimate.ready = True
+            if estimate.seconds_left() > SAY_LONGER_THAN:
+                bar.write(f"{progress}: {estimate.line()}", file=sys.stderr)
+            bar.set_postfix_str(estimate.postfix(), refresh=True)
         return run(
             match,
-            tasks,
+            tasks() if callable(tasks) else tasks,
             executor=executor,
             jobs=jobs,
             chunk_size=chunk_size,

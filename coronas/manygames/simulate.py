@@ -547,8 +547,9 @@ def simulate(
         )
     labels = _labels(bots)
     match = Match(NewGame(game_factory), tuple(bots), max_steps)
-    tasks = draw_tasks(
-        seed, n_games, functools.partial(rotated_seats, players=players, rotate=rotate)
+    # drawn afresh when called: the bar times the first game apart
+    tasks = functools.partial(
+        draw_tasks, seed, n_games, functools.partial(rotated_seats, players=players, rotate=rotate)
     )
 
     header = None

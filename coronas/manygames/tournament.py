@@ -336,7 +336,10 @@ def tournament(
         )
     ups = line_ups(len(pool), probe.num_players)
     match = Match(NewGame(factory), tuple(pool), max_steps)
-    tasks = draw_tasks(seed, total, functools.partial(_seating, line_ups=ups, games=games))
+    # drawn afresh when called: the bar times the first game of each line-up apart
+    tasks = functools.partial(
+        draw_tasks, seed, total, functools.partial(_seating, line_ups=ups, games=games)
+    )
     header = None
     if out is not None:
         params = {k: v for k, v in probe.params().items() if k != "seed"}
@@ -352,6 +355,7 @@ def tournament(
         progress=f"{probe.name} tournament" if progress else None,
         executor=executor,
         jobs=jobs,
+        groups=[range(g * games, (g + 1) * games) for g in range(len(ups))],
     )
     finished = [r for r in records if r.finished]
     results = [[(b, float(_share(r, s))) for s, b in enumerate(r.seats)] for r in finished]
