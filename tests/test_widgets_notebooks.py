@@ -95,8 +95,6 @@ CALCULATOR_EXERCISES = {
     "07.1": "BatallaBattleModel",
     "07.2": "BatallaBattleModel",
 }
-# Calculators still above an exercise they answer when set to its numbers.
-CALCULATOR_ABOVE = {"01.3", "06.1", "07.1", "07.2"}
 
 
 def shows(answer, text):
@@ -128,19 +126,7 @@ def test_no_calculator_answers_an_exercise_with_its_defaults(exercise, model):
         assert not shows(ANSWERS[exercise], answer.html), (call, exercise)
 
 
-@pytest.mark.parametrize(
-    ("exercise", "model"),
-    [
-        pytest.param(
-            e,
-            m,
-            marks=pytest.mark.xfail(
-                e in CALCULATOR_ABOVE, strict=True, reason="calculator above the exercise"
-            ),
-        )
-        for e, m in CALCULATOR_EXERCISES.items()
-    ],
-)
+@pytest.mark.parametrize(("exercise", "model"), CALCULATOR_EXERCISES.items())
 def test_a_calculator_that_can_answer_an_exercise_comes_after_it(exercise, model):
     # Set to an exercise's numbers a calculator answers it: it belongs after the exercise,
     # to check an answer worked out by hand, not above it.
