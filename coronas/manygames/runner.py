@@ -430,20 +430,40 @@ class _Estimate:
         self.cost: dict[int, float] = {}  # group -> seconds of its first game
         self.left = [len(g) for g in self.groups]
         self.ready = False  # every group's first game timed
+        self.began = 0.0  # when the games after the first ones began
+        self.done = 0.0  # the estimated seconds (on one core) of the games played since
+
+    def start(self) -> None:
+        """The first games are timed: the estimate holds from here on."""
+        self.ready, self.began = True, time.monotonic()
 
     def group(self, index: int) -> int:
         return next(g for g, r in enumerate(self.groups) if index in r)
 
     def played(self, index: int) -> None:
-        self.left[self.group(index)] -= 1
+        g = self.group(index)
+        self.left[g] -= 1
+        if self.ready:
+            self.done += self.cost.get(g, 0.0)
+
+    def _scale(self) -> float:
+        """Measured time over estimated time, once a fifth of the work is done and 5 s have
+        passed (before that the games in play would weigh too much): a first game that was
+        shorter or longer than the run's games stops misleading the bar."""
+        total = self.done + sum(self.cost.get(g, 0.0) * n for g, n in enumerate(self.left))
+        elapsed = time.monotonic() - self.began
+        if not self.ready or self.done < 0.2 * total or elapsed < 5 or self.done <= 0:
+            return 1.0
+        return elapsed / (self.done / self.workers)
 
     def seconds_left(self) -> float:
-        return sum(self.cost.get(g, 0.0) * n for g, n in enumerate(self.left)) / self.workers
+        left = sum(self.cost.get(g, 0.0) * n for g, n in enumerate(self.left)) / self.workers
+        return left * self._scale()
 
     def per_game(self) -> float:
         total = sum(len(r) for r in self.groups)
         spent = sum(self.cost.get(g, 0.0) * len(r) for g, r in enumerate(self.groups))
-        return spent / max(1, total) / self.workers
+        return spent / max(1, total) / self.workers * self._scale()
 
     def line(self) -> str:
         """``about 12 minutes on 2 workers (first game took 21.9 s)``."""
@@ -543,7 +563,7 @@ def run_games(
                 (record,) = run(match, [task], strict=strict, results=results, on_record=tick)
                 estimate.cost[wanted[task.index]] = time.perf_counter() - began
                 done[task.index] = record
-            estimate.ready = True
+            estimate.start()
             if estimate.seconds_left() > SAY_LONGER_THAN:
                 bar.write(f"{progress}: {estimate.line()}", file=sys.stderr)
             bar.set_postfix_str(estimate.postfix(), refresh=True)
