@@ -138,7 +138,9 @@ def test_examples_in_docs_run(name, tmp_path, monkeypatch):
         if block.skipped:
             continue
         if block.lang in {"python", "py", "pycon"} and ">>>" in block.text:
-            test = doctest.DocTestParser().get_doctest(block.text, globs, where, name, block.line - 1)
+            test = doctest.DocTestParser().get_doctest(
+                block.text, globs, where, name, block.line - 1
+            )
             runner = doctest.DocTestRunner(optionflags=FLAGS)
             report: list[str] = []
             runner.run(test, out=report.append, clear_globs=False)
@@ -149,8 +151,8 @@ def test_examples_in_docs_run(name, tmp_path, monkeypatch):
         elif block.lang in {"python", "py"}:
             ran += 1
             try:
-                exec(compile(block.text, where, "exec"), globs)  # noqa: S102
-            except Exception as error:  # noqa: BLE001 - reported with the block's place
+                exec(compile(block.text, where, "exec"), globs)
+            except Exception as error:
                 failures.append(f"{where}: {type(error).__name__}: {error}")
         elif is_shell(block):
             listed = commands(block)
@@ -196,5 +198,6 @@ def test_an_unmarked_failing_block_fails(tmp_path, monkeypatch):
     assert [b.skipped for b in found] == [True, False, False]
     assert argv(commands(found[1])[0][0]) is None
     assert commands(found[2]) == [("coronas odds risk 1 1", "P: ...")]
+    assert is_shell(found[2]) and not is_shell(Block("console", 1, "3 of 4 games...\n", False))
     assert compare("a ...\nhierro games: 100%|███| 4/4\nb", "a x y\nb")
     assert not compare("a\nb", "a\nc")
