@@ -115,6 +115,8 @@ def argv(command: str) -> list[str] | None:
     words = shlex.split(command, comments=True)
     if not words or Path(words[0]).name != "coronas" or "|" in words or "&&" in words:
         return None
+    if words[1:2] == ["train"] and "--out" not in words:
+        return None  # it would rewrite the package's own model files
     return [sys.executable, "-m", "coronas.cli", *words[1:]]
 
 
