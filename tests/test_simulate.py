@@ -237,7 +237,7 @@ def test_plot_draws_win_rates_and_lengths():
     fig = run(n=50).plot()
     ax_win, ax_seat, ax_len = fig.axes
     assert [t.get_text() for t in ax_win.get_xticklabels()] == ["roller", "safe"]
-    assert [t.get_text() for t in ax_seat.get_xticklabels()] == ["seat 0", "seat 1"]
+    assert [t.get_text() for t in ax_seat.get_xticklabels()] == ["player 1", "player 2"]
     assert ax_len.get_xlabel() == "player decisions in the game"
 
 
@@ -433,8 +433,11 @@ def test_win_rates_by_seat_with_intervals_beside_win_rates_by_bot():
     lo, hi = result.seat_confidence_interval(0)
     assert lo < float(result.seat_win_rate(0)) < hi
     text = str(result)
-    assert "seat" in text and "0 (first)" in text
-    assert "by seat (0 moves first)" in result._repr_html_()
+    # seats by the game's own names, the first marked as moving first (never "seat 0")
+    assert [row["name"] for row in rows] == ["player 1", "player 2"]
+    assert "player 1 (first)" in text and "0 (first)" not in text
+    assert "by seat (the first seat moves first)" in result._repr_html_()
+    assert "<td>player 2</td>" in result._repr_html_()
 
 
 class Interrupting(Roller):

@@ -61,6 +61,7 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine import Game, State
+from coronas.engine.seats import seat_names
 from coronas.formatting import plural
 from coronas.manygames.intervals import Z95, wilson_interval
 from coronas.manygames.runner import (
@@ -146,7 +147,7 @@ class SimulationResult:
 
     @property
     def seat_wins(self) -> list[int]:
-        """Games won from each seat (seat 0 moves first)."""
+        """Games won from each seat, by 0-based index (the first seat moves first)."""
         counts = [0] * self.num_players
         for record in self.finished:
             for s in record.winners:
@@ -228,8 +229,19 @@ class SimulationResult:
         ]
 
     def seat_rows(self) -> list[dict[str, Any]]:
-        """One dict per seat: seat, wins, exact win rate, interval (first-player advantage)."""
-        return [{"seat": s, **self._rate(w)} for s, w in enumerate(self.seat_wins)]
+        """One dict per seat: seat (the 0-based index), name (as the game prints it: "red",
+        "player 1"), wins, exact win rate, interval (first-player advantage)."""
+        names = self._seat_names()
+        return [
+            {"seat": s, "name": names[s], **self._rate(w)} for s, w in enumerate(self.seat_wins)
+        ]
+
+    def _seat_names(self) -> list[str]:
+        """The seats' names as the game prints them, from a game the run's factory makes."""
+        try:
+            return seat_names(self.game_factory(seed=0))
+        except Exception:  # a factory that cannot make a game alone: number from one
+            return [f"seat {s + 1}" for s in range(self.num_players)]
 
     def _rate(self, wins: int) -> dict[str, Any]:
         n = self._ended()
@@ -344,7 +356,7 @@ class SimulationResult:
             lines.append(f"{'seat':<14}{'wins':>8}{'win rate':>10}{'95% interval':>18}")
             for row in self.seat_rows():
                 interval = f"{row['ci_low']:.1%} - {row['ci_high']:.1%}"
-                name = f"{row['seat']}" + (" (first)" if row["seat"] == 0 else "")
+                name = row["name"] + (" (first)" if row["seat"] == 0 else "")
                 lines.append(
                     f"{name:<14}{row['wins']:>8}{float(row['win_rate']):>10.1%}{interval:>18}"
                 )
@@ -404,7 +416,9 @@ class SimulationResult:
             + "</tr>"
             for row in self.rows()
         )
-        seats = "".join(f"<tr><td>{row['seat']}</td>{cells(row)}</tr>" for row in self.seat_rows())
+        seats = "".join(
+            f"<tr><td>{escape(row['name'])}</td>{cells(row)}</tr>" for row in self.seat_rows()
+        )
         s = self.length_summary()
         foot = (
             f"<p>Game length: mean {s['mean']:.1f} decisions (median {s['median']:g}, "
@@ -417,8 +431,8 @@ class SimulationResult:
             f"<table><caption>{caption}</caption><tr><th>bot</th>{heads}"
             + (f"<th>{self._mean_label}</th>" if self._mean_label else "")
             + "</tr>"
-            f"{bots}</table><table><caption>by seat (0 moves first)</caption><tr><th>seat</th>"
-            f"{heads}</tr>{seats}</table>{foot}"
+            f"{bots}</table><table><caption>by seat (the first seat moves first)</caption>"
+            f"<tr><th>seat</th>{heads}</tr>{seats}</table>{foot}"
         )
 
     def plot(self, ax: Any = None) -> Any:
@@ -440,7 +454,7 @@ class SimulationResult:
             (
                 ax_seat,
                 self.seat_rows(),
-                [f"seat {s}" for s in range(self.num_players)],
+                [row["name"] for row in self.seat_rows()],
                 "#55a868",
                 "seat",
             ),
