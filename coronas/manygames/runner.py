@@ -197,9 +197,13 @@ def play_task(
     return state, record
 
 
-def play_chunk(match: Match, tasks: Sequence[Task]) -> tuple[list[GameRecord], float]:
+def play_chunk(
+    match: Match, tasks: Sequence[Task], sending: int = 0
+) -> tuple[list[GameRecord], float]:
     """A worker's entry point: play a chunk of games (module level, so processes import
-    it); their records and the seconds they took (to size the next chunks)."""
+    it); their records and the seconds they took (to size the next chunks). ``sending`` is
+    unused by the games: a number drawn anew for each sending, so that a cluster that names
+    a task by its arguments (dask) never answers a chunk sent again with one it cancelled."""
     began = time.perf_counter()
     records = [play_task(match, task)[1] for task in tasks]
     return records, time.perf_counter() - began
@@ -373,7 +377,8 @@ def _run_on(
     pending: dict[concurrent.futures.Future, tuple[list[Task], int]] = {}
 
     def send(chunk: list[Task], tries: int = 0) -> None:
-        pending[executor.submit(play_chunk, match, chunk)] = (chunk, tries)
+        sending = int.from_bytes(os.urandom(8), "big")
+        pending[executor.submit(play_chunk, match, chunk, sending)] = (chunk, tries)
 
     def send_next() -> bool:
         chunk = chunks.next()
