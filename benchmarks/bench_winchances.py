@@ -66,8 +66,8 @@ def crn(state: Any, games: int, repeats: int) -> dict[str, float]:
     """The difference between the chances after the first two actions, estimated ``repeats``
     times on common and on independent random numbers: the spread of the estimates and the
     mean half-width of their intervals, in percentage points."""
-    from coronas.manygames.intervals import paired_difference, share_interval
     from coronas.manygames.estimator import FromPosition, Games, seat_bots
+    from coronas.manygames.intervals import paired_difference, share_interval
 
     mover = state.current_player
     a, b = state.legal_actions()[:2]
