@@ -83,21 +83,11 @@ SCALE = 0.5
 def evaluate(state: BatallaState) -> tuple[float, ...]:
     """Each player's estimated chance of winning, from the open position: the shipped value
     model (``data/value_model.json``, fitted by ``coronas train batalla``) where its held-out
-    log-loss beat the hand-set evaluation's, else :func:`hand_set_evaluate`."""
-    if state.is_terminal():
-        return win_shares(state)
-    model = _MODEL[0]
-    if model is None:
-        from coronas.batalla.features import LEARNING
+    log-loss beat the hand-set evaluation's, else :func:`hand_set_evaluate`
+    (:meth:`Learning.evaluate <coronas.engine.learning.Learning.evaluate>`)."""
+    from coronas.batalla.features import LEARNING
 
-        fitted = LEARNING.value_model()
-        model = _MODEL[0] = fitted if fitted.beats_baseline else False
-    if model is False:
-        return hand_set_evaluate(state)
-    return model.shares(model.features(state))
-
-
-_MODEL: list[Any] = [None]  # the value model, or False for the hand-set evaluation
+    return LEARNING.evaluate(state)
 
 
 def hand_set_evaluate(state: BatallaState) -> tuple[float, float]:

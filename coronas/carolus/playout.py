@@ -91,21 +91,11 @@ def settled(state: CarolusState) -> bool:
 def evaluate(state: CarolusState) -> tuple[float, ...]:
     """Each player's estimated chance of winning, from the open position: the shipped value
     model (``data/value_model.json``, fitted by ``coronas train carolus``) where its held-out
-    log-loss beat the hand-set evaluation's, else :func:`hand_set_evaluate`."""
-    if state.is_terminal():
-        return win_shares(state)
-    model = _MODEL[0]
-    if model is None:
-        from coronas.carolus.features import LEARNING
+    log-loss beat the hand-set evaluation's, else :func:`hand_set_evaluate`
+    (:meth:`Learning.evaluate <coronas.engine.learning.Learning.evaluate>`)."""
+    from coronas.carolus.features import LEARNING
 
-        fitted = LEARNING.value_model()
-        model = _MODEL[0] = fitted if fitted.beats_baseline else False
-    if model is False:
-        return hand_set_evaluate(state)
-    return model.shares(model.features(state))
-
-
-_MODEL: list[Any] = [None]  # the value model, or False for the hand-set evaluation
+    return LEARNING.evaluate(state)
 
 
 def parts(state: CarolusState) -> tuple[list[int], list[float], list[int]]:

@@ -449,6 +449,20 @@ class Learning:
         """The move prior in ``source``, or the shipped one (read once)."""
         return self._load("prior", source)  # type: ignore[return-value]
 
+    def evaluate(self, state: Any) -> tuple[float, ...]:
+        """Each seat's chance of winning from ``state``, what a search scores a cut playout
+        with: the shipped value model where its recorded held-out log-loss beat the
+        baseline's (the game's hand-set evaluation), else the baseline; at the end of the
+        game, the winners' exact shares."""
+        if state.is_terminal():
+            from coronas.engine.evaluation import win_shares
+
+            return win_shares(state)
+        model = self.value_model()
+        if not model.beats_baseline:
+            return tuple(self.baseline(state))
+        return model.shares(model.features(state))
+
     def _load(self, kind: str, source: Any) -> ValueModel | MovePrior:
         if source is not None:
             return self._read(kind, source)

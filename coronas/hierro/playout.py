@@ -31,7 +31,7 @@ import networkx as nx
 from coronas.dice import exact_fractions
 from coronas.engine.evaluation import logistic_shares, win_shares
 from coronas.hierro import actions, odds
-from coronas.hierro.features import FEATURES, features, value_features
+from coronas.hierro.features import FEATURES, features
 from coronas.hierro.rules import DIE_COLOURS, Rules, card_kind
 from coronas.hierro.state import MAGYARS, ROME, SARACENS, BoardInfo, HierroState
 
@@ -86,23 +86,15 @@ def settled(state: HierroState) -> bool:
 
 def evaluate(state: HierroState) -> tuple[float, ...]:
     """Each seat's estimated chance of winning, from public information only: the shipped
-        value model (:func:`coronas.engine.learning.Learning.value_model`, fitted by ``coronas
-        train hierro``), the softmax over seats of its weights times
-    :func:`~coronas.hierro.features.value_features`; the chance
-        each seat would win if the players of its training games played on from here. At the end
-        of the game: the exact shares of the winners.
-    """
-    if state.is_terminal():
-        return win_shares(state)
-    model = _MODEL[0]
-    if model is None:
-        from coronas.hierro.features import LEARNING
+    value model (``data/value_model.json``, fitted by ``coronas train hierro``), the softmax
+    over seats of its weights times :func:`~coronas.hierro.features.value_features`, the
+    chance each seat would win if the players of its training games played on from here
+    (:meth:`Learning.evaluate <coronas.engine.learning.Learning.evaluate>`, which falls back
+    on :func:`earlier_evaluate` if the model did not beat it). At the end of the game: the
+    exact shares of the winners."""
+    from coronas.hierro.features import LEARNING
 
-        model = _MODEL[0] = LEARNING.value_model()
-    return model.shares(value_features(state))
-
-
-_MODEL: list[Any] = [None]  # the shipped value model, read at the first evaluation
+    return LEARNING.evaluate(state)
 
 
 def earlier_evaluate(state: HierroState) -> tuple[float, ...]:
