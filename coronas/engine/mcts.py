@@ -75,6 +75,7 @@ __all__ = [
     "TunedSearch",
     "decision_seconds",
     "game_defaults",
+    "may_cut",
     "parse_budget",
     "search",
     "tree_graph",
@@ -102,6 +103,16 @@ core, by design (``playout.SEARCH``, measured in docs/performance.md): what one 
 simulations costs is this over that number."""
 MAX_UNSETTLED = 200
 """Actions a cut playout may run past its depth while waiting for a settled position."""
+
+
+def may_cut(state: State, past: int, settled: Callable[[State], bool] | None) -> bool:
+    """Whether a playout cut after its depth, ``past`` actions beyond it, may stop at
+    ``state`` and be scored by the value model: at a position ``settled`` calls settled (any
+    position without one), or :data:`MAX_UNSETTLED` actions past the depth whatever it is.
+    What the search's cut playouts and the estimator's cut games share."""
+    return settled is None or past >= MAX_UNSETTLED or settled(state)
+
+
 MAX_PLAYOUT = 20_000
 """Actions after which a playout that has not ended is scored where it stands: by the
 evaluation if there is one, else as a draw between every seat (a policy that never errs at
@@ -350,11 +361,7 @@ class Search:
             player = s._current_player()
             if player == TERMINAL:
                 return win_shares(s)
-            if (
-                limit is not None
-                and steps >= limit
-                and (settled is None or settled(s) or steps >= limit + MAX_UNSETTLED)
-            ):
+            if limit is not None and steps >= limit and may_cut(s, steps - limit, settled):
                 return tuple(self.evaluate(s))
             if steps >= MAX_PLAYOUT:
                 if self.evaluate is not None:

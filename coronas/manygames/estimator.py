@@ -15,13 +15,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
 from coronas.engine.evaluation import shares, win_shares
-from coronas.engine.state import CHANCE, State
+from coronas.engine.state import CHANCE, TERMINAL, State
 from coronas.manygames.intervals import normal_interval, share_interval
+from coronas.manygames.results import MAX_MESSAGE
 from coronas.manygames.runner import (
     DEFAULT_MAX_STEPS,
     GameRecord,
@@ -46,9 +48,11 @@ __all__ = [
     "Played",
     "Setup",
     "bot_label",
+    "check_horizon",
     "describe_bots",
     "exact_answers",
     "exact_win_chances",
+    "play_cut",
     "play_out",
     "prepare",
     "seat_bots",
@@ -406,22 +410,32 @@ class Games:
     def draw(self, n: int) -> list[Task]:
         return [next(self.tasks) for _ in range(n)]
 
-    def play(self, start: FromPosition, tasks: list[Task], luck: bool = False) -> Played:
+    def play(
+        self, start: FromPosition, tasks: list[Task], luck: bool = False, horizon: int | None = None
+    ) -> Played:
         """The games of ``tasks`` from ``start``, summed up (:class:`Played`); with ``luck``
-        each game's shares adjusted by the luck of its rolls (:class:`Luck`) too. A game
-        whose bot raised stops everything with a :class:`BotError` carrying its message."""
+        each game's shares adjusted by the luck of its rolls (:class:`Luck`) too; with a
+        ``horizon``, each game cut after that many actions and scored by the value model
+        (:func:`play_cut`). A game whose bot raised stops everything with a
+        :class:`BotError` carrying its message."""
         match = Match(start, self.bots, self.max_steps)
         chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
         corrections: list[tuple[float, ...]] | None = None
+        game = type(start.state.game)
+        if horizon:
+            return self._summed(
+                self._play_scored(match, tasks, chunk, play_cut_chunk, game, horizon), True
+            )
         if luck:
-            game = type(start.state.game)
-            pairs = self._play_luck(match, tasks, game, chunk)
+            pairs = self._play_scored(match, tasks, chunk, play_luck_chunk, game)
             records = [r for r, _ in pairs]
             corrections = [c for _, c in pairs]
         else:
             records = run(match, tasks, executor=self.executor, chunk_size=chunk)
         n = len(self.bots)
         got = Played([Fraction(0)] * n, [Fraction(0)] * n, 0, 0, [])
+        if corrections is None:
+            return self._summed([(r, None) for r in records], False)
         for k, r in enumerate(records):
             if r.outcome == "error":
                 raise BotError(
@@ -445,16 +459,47 @@ class Games:
                 got.squares[p] += share * share
         return got
 
-    def _play_luck(
-        self, match: Match, tasks: list[Task], game: Any, chunk: int
+    def _summed(
+        self, pairs: Sequence[tuple[GameRecord, tuple[float, ...] | None]], scored: bool
+    ) -> Played:
+        """Games summed up seat by seat: each game's win shares (exact), or with ``scored``
+        the scores that come with the records (a cut game's, floats); the scores are also
+        kept as ``adjusted``, what an arm of scored games reads."""
+        n = len(self.bots)
+        got = Played([Fraction(0)] * n, [Fraction(0)] * n, 0, 0, [])
+        for r, score in pairs:
+            if r.outcome == "error":
+                raise BotError(
+                    f"a game played out from here failed (game seed {r.game_seed}, play seed "
+                    f"{r.play_seed}): {r.message}"
+                )
+            if not r.finished:
+                got.unfinished += 1
+                got.per_game.append(None)
+                if scored:
+                    got.adjusted.append(None)
+                continue
+            got.ended += 1
+            won: tuple[Any, ...] = shares(r.winners, n, exact=True) if score is None else score
+            got.per_game.append(won)
+            if scored:
+                got.adjusted.append(won)
+            for p, share in enumerate(won):
+                got.totals[p] += share
+                got.squares[p] += share * share
+        return got
+
+    def _play_scored(
+        self, match: Match, tasks: list[Task], chunk: int, entry: Callable[..., Any], *args: Any
     ) -> list[tuple[GameRecord, tuple[float, ...]]]:
-        """The games with their luck (:func:`play_luck_chunk`), in task order: here, or in
+        """The games with a figure each (``entry`` is :func:`play_luck_chunk` or
+        :func:`play_cut_chunk`, given ``args`` after the tasks), in task order: here, or in
         chunks on the executor (queued chunks cancelled if the run is left by an exception,
         such as Ctrl-C; a worker pool of ``jobs`` is then stopped by :meth:`__exit__`)."""
         if self.executor is None:
-            return play_luck_chunk(match, tasks, game)
+            return entry(match, tasks, *args)
         futures = [
-            self.executor.submit(play_luck_chunk, match, tasks[i : i + chunk], game)
+            self.executor.submit(entry, match, tasks[i : i + chunk], *args)
             for i in range(0, len(tasks), chunk)
         ]
         try:
@@ -528,6 +573,99 @@ def play_luck_chunk(
     return out
 
 
+def play_cut(
+    match: Match,
+    task: Task,
+    horizon: int,
+    evaluate: Callable[[Any], Sequence[float]],
+    settled: Callable[[Any], bool] | None,
+) -> tuple[GameRecord, tuple[float, ...] | None]:
+    """One game of ``task`` cut after ``horizon`` actions (chance outcomes included), at the
+    next position the game calls settled (:func:`~coronas.engine.mcts.may_cut`, as the
+    search cuts its playouts), and scored by the value model: its record and every seat's
+    score, the value model's chances there (made to sum to 1), or the win shares if the game
+    ended first. Played with the same seeds, in the same order, as :func:`play_task`, so a
+    game that ends before its horizon is the very game a plain run plays. The step cap and a
+    bot's error become the record's outcome, as there (no score)."""
+    from coronas.engine.mcts import may_cut
+    from coronas.engine.search import _as_chooser
+
+    state = match.start(task.game_seed)
+    choosers = [_as_chooser(match.bots[b]) for b in task.seats]
+    rng = random.Random(task.play_seed)
+    steps = decisions = 0
+    outcome, message, score = "ended", "", None
+    try:
+        while True:
+            player = state.current_player
+            if player == TERMINAL:
+                score = tuple(float(x) for x in win_shares(state))
+                break
+            if steps >= horizon and may_cut(state, steps - horizon, settled):
+                values = [float(x) for x in evaluate(state)]
+                total = sum(values)
+                if not (all(math.isfinite(v) and v >= 0 for v in values) and total > 0):
+                    raise ValueError(f"the value model gave {values} at a cut game's end")
+                score = tuple(v / total for v in values)
+                break
+            if steps >= match.max_steps:
+                outcome, message = "cap", f"the game did not end within {match.max_steps} steps"
+                break
+            if player == CHANCE:
+                action = state.sample_chance(rng)
+            else:
+                action = choosers[player](state, rng)
+                decisions += 1
+            state.apply(action)
+            steps += 1
+    except Exception as exc:  # a bot's failure is a result of the run, not its end
+        outcome, score = "error", None
+        message = f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE]
+    finished = outcome == "ended"
+    record = GameRecord(
+        index=task.index,
+        game_seed=task.game_seed,
+        play_seed=task.play_seed,
+        seats=task.seats,
+        winners=tuple(state.winners()) if finished and state.is_terminal() else (),
+        returns=tuple(state.returns()) if finished and state.is_terminal() else (),
+        actions=len(state.history),
+        decisions=decisions,
+        outcome=outcome,
+        message=message,
+    )
+    return record, score
+
+
+def play_cut_chunk(
+    match: Match, tasks: Sequence[Task], game: Any, horizon: int
+) -> list[tuple[GameRecord, tuple[float, ...] | None]]:
+    """A worker's entry point (module level, so processes import it): each game of
+    ``tasks`` cut after ``horizon`` actions and scored by ``game``'s value model
+    (:func:`play_cut`)."""
+    spec = game.spec()
+    return [play_cut(match, task, horizon, spec.evaluate, spec.settled) for task in tasks]
+
+
+def check_horizon(horizon: Any, game: Any, luck: bool) -> int | None:
+    """``horizon`` checked: None or 0 (games played to the end) gives None, a whole number
+    of actions from 1 to ``MAX_STEPS`` itself; anything else, a game without a value model
+    to score a cut game, or ``luck`` asked too, a :class:`ValueError` saying what was
+    expected."""
+    if horizon is None or (_whole(horizon, 0, 0)):
+        return None
+    if not _whole(horizon, 1, MAX_STEPS):
+        raise ValueError(
+            "horizon must be None or 0 (games played to the end) or a whole number of actions "
+            f"from 1 to {MAX_STEPS} after which a game is cut, got {horizon!r}"
+        )
+    if game.spec().evaluate is None:
+        raise ValueError(f"horizon: {game.name} declares no value model to score a cut game")
+    if luck:
+        raise ValueError("horizon and luck cannot be combined: give one or the other")
+    return horizon
+
+
 @dataclasses.dataclass
 class Played:
     """A batch of games: each seat's total share of the wins and the sum of its squared
@@ -587,6 +725,7 @@ class Setup:
     batch: int
     on_update: Any
     luck: bool = False
+    horizon: int | None = None
 
 
 def prepare(
@@ -605,6 +744,7 @@ def prepare(
     batch: int = 20,
     on_update: Any = None,
     luck: bool = False,
+    horizon: int | None = None,
 ) -> Setup:
     """Check every option of an estimate and seat its bots, before anything is played or
     walked: a bad option raises :class:`ValueError` naming it, a bot that is not one
@@ -617,6 +757,7 @@ def prepare(
         raise ValueError(f"luck must be True or False, got {luck!r}")
     if luck and state.game.spec().evaluate is None:
         raise ValueError(f"luck: {state.game.name} declares no value model to measure it with")
+    horizon = check_horizon(horizon, state.game, luck)
     seated = seat_bots(state, bots)
     names = [state.player_name(p) for p in range(state.num_players)]
     return Setup(
@@ -635,6 +776,7 @@ def prepare(
         batch=batch,
         on_update=on_update,
         luck=luck,
+        horizon=horizon,
     )
 
 
@@ -674,6 +816,7 @@ class Arm:
     dropped: str = ""
     luck: bool = False
     adjusted: list[tuple[float, ...] | None] = dataclasses.field(default_factory=list)
+    cut: int = 0
 
     def __post_init__(self) -> None:
         self.totals = self.totals or [Fraction(0)] * self.seats
@@ -682,6 +825,12 @@ class Arm:
     @property
     def live(self) -> bool:
         return not self.dropped
+
+    @property
+    def scored(self) -> bool:
+        """Whether each game's figure is a float score (luck-adjusted, or a cut game's value
+        model score) rather than its exact win shares."""
+        return self.luck or bool(self.cut)
 
     @property
     def played(self) -> int:
@@ -698,25 +847,29 @@ class Arm:
 
     def chance(self, seat: int) -> Fraction:
         """Seat ``seat``'s share of the games that ended (0 before any did); with ``luck``
-        the mean of the luck-adjusted shares (to a millionth)."""
+        the mean of the luck-adjusted shares, with ``cut`` of the cut games' scores (to a
+        millionth)."""
         if not self.ended:
             return Fraction(0)
-        if self.luck:
+        if self.scored:
             values = [v for v in self.shares(seat) if v is not None]
             return Fraction(sum(values) / len(values)).limit_denominator(10**6)
         return self.totals[seat] / self.ended
 
     def interval(self, seat: int) -> tuple[float, float]:
         """The 95% interval of :meth:`chance` (:func:`share_interval`; with ``luck`` the
-        normal interval of the adjusted shares, :func:`normal_interval`)."""
-        if self.luck:
+        normal interval of the adjusted shares, :func:`normal_interval`; with ``cut`` that of
+        the scores: an interval for the value model's score at the cut, not for the games'
+        result)."""
+        if self.scored:
             return normal_interval([v for v in self.shares(seat) if v is not None])
         return share_interval(float(self.totals[seat]), float(self.squares[seat]), self.ended)
 
     def shares(self, seat: int) -> list[Any]:
         """Seat ``seat``'s share of each game, in task order (None: the game did not end);
-        with ``luck`` the shares adjusted by the luck of each game's rolls (floats)."""
-        games = self.adjusted if self.luck else self.per_game
+        with ``luck`` the shares adjusted by the luck of each game's rolls, with ``cut`` each
+        cut game's score (floats)."""
+        games = self.adjusted if self.scored else self.per_game
         return [None if g is None else g[seat] for g in games]
 
     def moments(self, seat: int) -> tuple[float, float, int]:
@@ -750,7 +903,7 @@ def play_out(
     cost: float | None = None  # seconds one arm's game takes on one worker, once measured
     figures: Any = None
     for arm in arms:
-        arm.luck = setup.luck
+        arm.luck, arm.cut = setup.luck, setup.horizon or 0
     with Games(setup.seated, setup.seed, setup.executor, setup.jobs, setup.max_steps) as runs:
         size = setup.batch * setup.jobs
         while True:
@@ -761,7 +914,7 @@ def play_out(
 
             def play(lo: int, hi: int) -> None:
                 for arm, mine in zip(live, batches, strict=True):  # noqa: B023 (called at once)
-                    arm.add(runs.play(arm.start, mine[lo:hi], setup.luck))
+                    arm.add(runs.play(arm.start, mine[lo:hi], setup.luck, setup.horizon))
                 if progress is not None:
                     progress(hi - lo)
 

@@ -100,7 +100,10 @@ class ActionRanking:
     and 95% interval on the games not used to pick it, ``(chance, low, high)`` (None when
     exact, quick, or too few games); ``stopped`` why the games stopped (``games``,
     ``precision``, ``time``; "" while they go on); ``luck`` whether each game's shares were
-    adjusted by the luck of its rolls.
+    adjusted by the luck of its rolls; ``horizon`` the actions after which each game was cut
+    and scored by the value model (None: games played to the end). A cut game's figure is the
+    value model's chance at the cut, so the figures and intervals are those of that score, a
+    biased estimate of the chance of winning by as much as the model errs there.
     """
 
     player: str
@@ -114,6 +117,7 @@ class ActionRanking:
     held_out: tuple[float, float, float] | None = None
     stopped: str = dataclasses.field(default="", compare=False)
     luck: bool = False
+    horizon: int | None = None
 
     def basis(self) -> str:
         """What the figures rest on, in words."""
@@ -122,6 +126,11 @@ class ActionRanking:
         how = "exact" if self.exact else f"{self.games} games a move still in the running"
         if not self.exact:
             how += ", adjusted for the luck of their rolls" if self.luck else ""
+            if self.horizon:
+                how += (
+                    f", games cut after {self.horizon} actions and scored by the value model "
+                    "(its figure there, not the games' result)"
+                )
             how += ", 95% intervals"
             how += ", the same games for every move" if self.common else ", games of its own"
         return f"{how}; {self.assumption}; {self.view}"
@@ -326,7 +335,7 @@ def _held_out(arms: Sequence[Arm], mover: int) -> tuple[float, float, float] | N
     if len(odd) < 10:
         return None
     total = sum(odd)
-    if picked.luck:
+    if picked.scored:
         low, high = normal_interval(odd)
     else:
         low, high = share_interval(total, sum(s * s for s in odd), len(odd))
@@ -352,6 +361,7 @@ def rank_actions(
     drop_behind: float | None = DROP_BEHIND,
     race: bool = True,
     luck: bool = False,
+    horizon: int | None = None,
 ) -> ActionRanking:
     """Every legal action of the seat to move, ranked by the mover's chance of winning the
     game after it: at once by the value model (:func:`quick_values`, passed to
@@ -382,6 +392,14 @@ def rank_actions(
     ``luck`` adjusts each game's shares by the luck of its rolls as the value model sees it
     (:class:`~coronas.manygames.estimator.Luck`), as for ``win_chances``.
 
+    ``horizon`` cuts each game after that many actions (chance outcomes included), at the
+    next position the game calls settled, as the search cuts its playouts, and scores it by
+    the value model: the mover's share is the model's chance there, not a 0/1 win
+    (:func:`~coronas.manygames.estimator.play_cut`). Cut games are quicker and less noisy,
+    but their figures estimate the model's view ``horizon`` actions on: biased by the model's
+    error there, and their intervals are for that quantity. None or 0 plays every game to
+    its end; a game without a value model, or ``luck`` with it, is refused.
+
     ``common`` plays every move on the same seeded games (common random numbers); without it
     each move gets games of its own and the two estimates' variances add up. By default the
     game decides (``Game.spec().common_random_numbers``).
@@ -408,7 +426,9 @@ def rank_actions(
         batch=batch,
         on_update=on_update,
         luck=luck,
+        horizon=horizon,
     )
+    horizon = setup.horizon
     player, view, assumption = setup.names[mover], setup.view, setup.assumption
     actions = list(state.legal_actions())
     if common is None:
@@ -518,6 +538,7 @@ def rank_actions(
             common,
             held_out=held,
             luck=luck,
+            horizon=horizon,
         )
         return ranking, widest
 
