@@ -6,6 +6,7 @@ worked out by hand."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from fractions import Fraction
 
@@ -205,3 +206,77 @@ def test_the_advice_benchmark_measures_a_small_seeded_run():
     assert got["regret"] >= 0 and got["quick"] < 1.0
     again = bench.advise(state, {"games": 40, "seed": 0}, {"games": 200, "seed": 1})
     assert again["regret"] == got["regret"]  # seeded: the same figures
+
+
+def batalla_decision():
+    """A Batalla de Coronas decision a few moves in (seeded light play): games from it last
+    dozens of actions, so a short horizon cuts nearly every one."""
+    import random
+
+    from coronas.batalla import Game as Batalla
+
+    state = Batalla(seed=4).new_initial_state()
+    rng, bot = random.Random(4), Batalla.bot("light")
+    while len(state.history) < 12 or state.current_player < 0 or len(state.legal_actions()) < 2:
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else bot.choose(state, rng))
+    return state
+
+
+def test_cut_games_are_scored_by_the_value_model_one_share_a_seat_summing_to_one():
+    from coronas.manygames.estimator import FromPosition, Games, seat_bots
+
+    state = batalla_decision()
+    bots = seat_bots(state, None)
+    with Games(bots, 5, None, 1, 100_000) as runs:
+        tasks = runs.draw(12)
+        cut = runs.play(FromPosition(state), tasks, horizon=4)
+        plain = runs.play(FromPosition(state), tasks)
+        beyond = runs.play(FromPosition(state), tasks, horizon=10**6)
+    assert cut.ended == 12 and len(cut.adjusted) == 12
+    for score in cut.adjusted:
+        assert len(score) == 2 and all(math.isfinite(v) and 0 <= v <= 1 for v in score)
+        assert sum(score) == pytest.approx(1, abs=1e-12)
+    # at least one game is cut before its end: a score strictly between 0 and 1
+    assert any(0 < score[0] < 1 for score in cut.adjusted)
+    # a horizon past every game's end plays the very games a plain run plays (same seeds,
+    # same order of draws), each scored by its win shares
+    assert [tuple(map(float, g)) for g in plain.per_game] == list(beyond.adjusted)
+
+    ranking = rank_actions(state, games=6, seed=2, exact=False, horizon=4)
+    assert ranking.horizon == 4 and ranking.games == 6
+    assert "games cut after 4 actions and scored by the value model" in ranking.basis()
+    assert all(0 <= float(r["chance"]) <= 1 for r in ranking.rows)
+
+
+def test_no_horizon_or_horizon_zero_keeps_games_played_to_the_end_exactly():
+    state = batalla_decision()
+    before = list(state.history)
+    old = rank_actions(state, games=6, seed=2, exact=False)
+    for horizon in (None, 0):
+        again = rank_actions(state, games=6, seed=2, exact=False, horizon=horizon)
+        assert again == old and again.horizon is None
+    assert "cut" not in old.basis() and state.history == before
+    assert all(isinstance(r["chance"], Fraction) for r in old.rows)
+
+
+class BlindPickGame(PickGame):
+    name = "toy-pick-blind"
+
+    @classmethod
+    def declare(cls) -> GameSpec:
+        return GameSpec()  # no value model
+
+
+@pytest.mark.parametrize("horizon", [-1, 1.5, True, "5", 10**10])
+def test_a_bad_horizon_is_refused_before_anything_is_played(horizon):
+    state = start()
+    with pytest.raises(ValueError, match=r"horizon must be None or 0 .* got"):
+        rank_actions(state, RandomBot(), games=4, exact=False, horizon=horizon)
+    assert state.history == []
+
+
+def test_a_horizon_needs_a_value_model_and_is_not_combined_with_luck():
+    with pytest.raises(ValueError, match="horizon: toy-pick-blind declares no value model"):
+        rank_actions(BlindPickGame().new_initial_state(), RandomBot(), games=4, horizon=3)
+    with pytest.raises(ValueError, match="horizon and luck cannot be combined"):
+        rank_actions(start(), RandomBot(), games=4, horizon=3, luck=True)
