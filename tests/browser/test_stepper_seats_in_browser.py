@@ -44,6 +44,9 @@ CELLS = [
     f"Stepper(Game(players=3, seed={SEED}).position(castles={{'Friuli': 0, 'Milan': 1,"
     " 'Verona': (1, False), 'Ivrea': 2}, armies={'Verona': {0: 3}, 'Brescia': {0: 2, 2: 1}}),"
     f" seed={SEED}, view=0)",
+    # 4: bots named by seat, as people name seats: by colour, or by number from one
+    f"Stepper(Game(players=3, seed={SEED}).new_initial_state(), seed={SEED},"
+    " bots={'green': 'greedy', '3': 'random'})",
 ]
 NAMES = ["red", "green", "blue"]
 WAIT_S = 30
@@ -357,9 +360,11 @@ def test_who_wins_from_here_shows_a_bar_per_seat_in_a_seat_view(lab):
             assert "games, 95% intervals" in text, text
             return text
 
-        # the open view: an analyst's figures, from the whole position, and said so
+        # the open view at a decision: the mover's figures (red's), the same information the
+        # ranking of the moves answers from, and said so
         ask.click()
-        assert "full information" in bars("open view")
+        opened = bars("open view")
+        assert "from red's view" in opened and "full information" not in opened, opened
         seat.root.locator("button", has_text="Stop").click()
 
         # red's seat: the figures are cleared, then computed from red's view only
@@ -372,3 +377,17 @@ def test_who_wins_from_here_shows_a_bar_per_seat_in_a_seat_view(lab):
         shown = bars("red's seat")
         assert "from red's view" in shown and "full information" not in shown, shown
         seat.root.locator("button", has_text="Stop").click()
+
+
+def test_every_seat_is_labelled_with_who_plays_it(lab):
+    # One seat numbering: seats by the game's own names, each with its bot or "person".
+    with chromium_page(viewport=(1280, 1100)) as page:
+        run_all_cells(page, lab, NOTEBOOK, timeout_s=120)
+        stepper = StepperOnPage(page, 4)
+        _shows(stepper, stepper.status, "Seats: red: person, green: greedy, blue: random")
+        labels = [
+            " ".join(t.split())
+            for t in stepper.dropdown("View").locator("option").all_inner_texts()
+        ]
+        assert "seat: green (greedy)" in labels and "seat: blue (random)" in labels, labels
+        assert not any("player 0" in label or "seat 0" in label for label in labels), labels
