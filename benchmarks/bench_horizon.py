@@ -6,7 +6,7 @@ Run from the repository root, one position at a time::
     python benchmarks/bench_horizon.py 0        # the README's Hierro position, about 70 s
     python benchmarks/bench_horizon.py 1        # a Batalla decision
     python benchmarks/bench_horizon.py 2        # a Carolus decision
-    python benchmarks/bench_horizon.py 0 --seconds 2 --reference 4   # a check that it runs
+    python benchmarks/bench_horizon.py --quick   # a check that it runs (Batalla, 1 s)
 
 At each position (``bench_advice.position``), ``rank_actions`` with the default bot, seed 0,
 ``time=SECONDS`` on one core, with games played to the end and cut at each horizon;
@@ -44,11 +44,19 @@ def summary(ranking, seconds: float) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("position", type=int, choices=range(len(POSITIONS)))
+    parser.add_argument("position", type=int, nargs="?", choices=range(len(POSITIONS)))
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--reference", type=float, default=30.0)
     parser.add_argument("--horizons", type=int, nargs="*", default=list(HORIZONS))
+    parser.add_argument(
+        "--quick", action="store_true", help="a check that it runs: Batalla, 1 s, one horizon"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.position = 1 if args.position is None else args.position
+        args.seconds, args.reference, args.horizons = 1.0, 2.0, [20]
+    elif args.position is None:
+        parser.error("give a position: 0 (Hierro), 1 (Batalla) or 2 (Carolus)")
     name, players, seed, steps = POSITIONS[args.position]
     state = position(name, players, seed, steps)
     ref = state.rank_actions(time=args.reference, seed=1, exact=False)

@@ -69,7 +69,7 @@ def test_advise_at_a_reroll_decision_lists_actions_by_kind_with_odds(capsys, tmp
     status, out, _ = run(capsys, "advise", saved(tmp_path, state))
     assert status == 0
     blocks = out.split("\n\n")
-    assert "Player 0 is to move: 2 legal actions of 2 kinds, 1 with dice." in " ".join(
+    assert "Player 1 is to move: 2 legal actions of 2 kinds, 1 with dice." in " ".join(
         blocks[0].split()
     )
     # two rolls left: 1 - (2/3)**2 = 5/9; giving up never succeeds

@@ -261,14 +261,14 @@ class LosingGameZero(concurrent.futures.ThreadPoolExecutor):
         super().__init__(2)
         self.times, self.sent = times, 0
 
-    def submit(self, fn, match, chunk):
+    def submit(self, fn, match, chunk, *rest):
         self.sent += 1
         if chunk[0].index == 0 and self.times:
             self.times -= 1
             future = concurrent.futures.Future()
             future.set_exception(OSError("the worker died"))
             return future
-        return super().submit(fn, match, chunk)
+        return super().submit(fn, match, chunk, *rest)
 
 
 def test_a_chunk_whose_future_fails_is_sent_again():

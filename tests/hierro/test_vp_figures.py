@@ -141,7 +141,7 @@ def test_one_legal_action_is_one_choice():
 
     model = StepperModel(ToyGame(rules=ToyRules(shields=0)).new_initial_state(), seed=1)
     model.play(Roll(1))  # failed, no shield: giving up is the only choice
-    assert model.status == "player 0 to move (1 choice)"
+    assert model.status == "player 1 to move (1 choice)"
     model = StepperModel(ToyGame().new_initial_state(), seed=1)
     model.play(Roll(1))  # a shield: reroll or give up
-    assert model.status == "player 0 to move (2 choices)"
+    assert model.status == "player 1 to move (2 choices)"
