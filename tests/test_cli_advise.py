@@ -285,6 +285,24 @@ def test_win_chances_from_a_seat_say_whose_view(capsys, tmp_path):
     assert "full information (every hidden card seen)" in out
 
 
+def test_a_seat_that_is_not_to_move_gets_its_chances_and_the_movers_ranking(capsys, tmp_path):
+    # Corona de Hierro hides hands: the moves of the seat to move hang on cards another seat
+    # cannot see, so the chances are from the asked seat's view and the moves from the mover's.
+    state = played("hierro", 60, seed=4)
+    mover = state.player_name(state.current_player)
+    other = next(
+        state.player_name(p) for p in range(state.num_players) if p != state.current_player
+    )
+    with pytest.raises(ValueError, match=f"ranked from {mover}'s view"):
+        state.rank_actions(games=4, viewer=(state.current_player + 1) % state.num_players)
+    path = saved(tmp_path, state)
+    options = ["--win-chances", "--games", "8", "--time", "60", "--viewer", other]
+    status, out, err = run(capsys, "advise", path, *options)
+    assert status == 0, err
+    chances, ranking = out.split("who wins from here: ")[1].split("moves by the chance", 1)
+    assert f"from {other}'s view" in chances and f"from {mover}'s view" in ranking
+
+
 def test_win_chances_at_the_end_are_exact(capsys, tmp_path):
     state = played("batalla", 10, seed=1)
     rng = random.Random(1)

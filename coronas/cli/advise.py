@@ -250,8 +250,10 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
         ranking = None
         if deciding:
             left = seconds - (clock.monotonic() - began)
+            # the moves are ranked from the mover's view, whoever's view the chances are from
+            mover = {**options, "viewer": state.current_player if viewer is not None else None}
             ranking = state.rank_actions(
-                bots, time=max(left, seconds / 100), on_update=_quick_first(args), **options
+                bots, time=max(left, seconds / 100), on_update=_quick_first(args), **mover
             )
     except ValueError as exc:
         raise CommandError(str(exc)) from None

@@ -411,6 +411,13 @@ def rank_actions(
     mover = state.current_player
     if viewer is None and state.game.has_secrets:
         viewer = mover
+    if state.game.has_secrets and viewer != mover:
+        # the other seats' legal moves hang on cards the viewer cannot see
+        raise ValueError(
+            f"the moves are {state.player_name(mover)}'s: in a game with hidden cards they are "
+            f"ranked from {state.player_name(mover)}'s view (viewer={mover} or None), not from "
+            "another seat's"
+        )
     setup = prepare(
         state,
         bots,
