@@ -3,50 +3,75 @@ much worse its pick is than a ranking with twenty times the budget.
 
 Run from the repository root::
 
-    python benchmarks/bench_advice.py            # about 20 minutes (5 positions, 10 s + 200 s)
-    python benchmarks/bench_advice.py --quick    # under a minute, to check that it runs
+    python benchmarks/bench_advice.py                  # 50 decisions a game: about 9 hours
+    python benchmarks/bench_advice.py --decisions 10 --factor 5 --game hierro
+    python benchmarks/bench_advice.py --quick          # a minute, to check that it runs
 
 The positions: Corona de Hierro at the README's position (4 players, seed 1, after 40 steps
-of light play) and held-out decisions (other seeds and player counts, Batalla de Coronas
-halfway through a game). At each, ``rank_actions`` with the default bot and ``time=T`` (10 s;
-``--quick``: 1 s) on one core; reported: the seconds to the quick ranking, the moves, how many
-ended with a half-width of at most 5 points or dropped with a reason (the target: all), the
-shortlist's size (target: at most 3), and the regret of its pick: the reference ranking's
-chance of the reference's best move minus its chance of the move picked, in points, the
-reference played with ``20 * T`` seconds and another seed.
+of light play), then ``--decisions`` held-out decisions a game: seeded games of light play
+(seeds from 90,000, none of them among the games the models were fitted on), each stopped at
+the first decision with a choice after a seeded number of steps. At each, ``rank_actions``
+with the default options, ``time=T`` (10 s) and ``jobs`` worker processes (2: the two cores);
+then the reference: every move played (no move left out by the value model or the move
+prior, only the racing on paired intervals), ``factor * T`` seconds (20 times) and another
+seed. Reported per decision and per game: the seconds to the quick ranking, the moves, how
+many ended with a half-width of at most 5 points or dropped with a reason (the target: all),
+the shortlist's size (target: at most 3) and the regret of the pick: the reference's chance of
+its best move minus its chance of the move picked, in points (target: within 2 points in at
+least 90% of the decisions). The reference is itself a noisy ranking: its half-widths are
+printed beside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from typing import Any
 
-from coronas.engine import available_games
+import _machine
 
-POSITIONS = [
-    ("hierro", 4, 1, 40),  # the README's position
-    ("hierro", 4, 2, 40),
-    ("hierro", 3, 3, 60),
-    ("batalla", 2, 1, 30),
-    ("batalla", 2, 2, 30),
-]
+README_POSITION = ("hierro", 4, 1, 40)
+PLAYERS = {"batalla": 2, "carolus": 2, "hierro": 4}
+"""The seats at the held-out decisions: Corona de Hierro at the README's four."""
+STEPS = {"batalla": (10, 60), "carolus": (10, 120), "hierro": (20, 200)}
+"""The range of steps of light play before a held-out decision, by game."""
+FIRST_SEED = 90_000
 
 
 def position(name: str, players: int, seed: int, steps: int) -> Any:
-    """The first decision with a choice after ``steps`` steps of seeded light play."""
+    """The first decision with a choice after ``steps`` steps of seeded light play; None if the
+    game ends first."""
+    from coronas.engine import available_games
+
     game = available_games()[name]
     state = game(players=players, seed=seed).new_initial_state()
     rng, bot = random.Random(seed), game.bot("light")
     while len(state.history) < steps or state.current_player < 0 or len(state.legal_actions()) < 2:
+        if state.is_terminal():
+            return None
         state.apply(state.sample_chance(rng) if state.is_chance_node() else bot.choose(state, rng))
     return state
 
 
+def held_out(name: str, count: int) -> list[tuple[int, int, Any]]:
+    """``count`` held-out decisions of game ``name``: (seed, steps, state)."""
+    found = []
+    seed = FIRST_SEED
+    while len(found) < count:
+        steps = random.Random(seed).randint(*STEPS[name])
+        state = position(name, PLAYERS[name], seed, steps)
+        if state is not None:
+            found.append((seed, steps, state))
+        seed += 1
+    return found
+
+
 def advise(state: Any, budget: dict[str, Any], reference: dict[str, Any]) -> dict[str, Any]:
-    """One position's figures: ``budget`` and ``reference`` are ``rank_actions`` options
-    (``time=10`` or ``games=40``, a seed); the regret is measured on the reference."""
+    """One decision's figures: ``budget`` and ``reference`` are ``rank_actions`` options
+    (``time=10, jobs=2`` or ``games=40``, a seed); the reference plays every move (nothing
+    left out by the value model or the move prior), and the regret is measured on it."""
     began = time.monotonic()
     first: list[float] = []
 
@@ -55,41 +80,85 @@ def advise(state: Any, budget: dict[str, Any], reference: dict[str, Any]) -> dic
             first.append(time.monotonic() - began)
 
     ranking = state.rank_actions(on_update=seen, **budget)
-    seconds = time.monotonic() - began
-    ref = state.rank_actions(**reference)
+    spent = time.monotonic() - began
+    ref = state.rank_actions(prior_mass=None, drop_behind=None, **reference)
     chance = {r["label"]: float(r["chance"]) for r in ref.rows}
-    best = ref.rows[0]["label"]
-    picked = ranking.rows[0]["label"]
-    settled = sum(1 for r in ranking.rows if r["dropped"] or (r["high"] - r["low"]) / 2 <= 0.05)
+    best, picked = ref.rows[0]["label"], ranking.rows[0]["label"]
+    widths = [(r["high"] - r["low"]) / 2 for r in ranking.rows if not r["dropped"]]
+    ref_widths = [(r["high"] - r["low"]) / 2 for r in ref.rows if not r["dropped"]]
     return {
         "moves": len(ranking.rows),
-        "quick": first[0] if first else seconds,
-        "seconds": seconds,
-        "settled": settled,
+        "quick": first[0] if first else spent,
+        "seconds": spent,
+        "settled": len(ranking.rows) - sum(w > 0.05 for w in widths),
         "shortlist": sum(1 for r in ranking.rows if r["shortlist"]),
-        "regret": 100 * (chance[best] - chance[picked]),
         "games": ranking.games,
+        "regret": 100 * (chance[best] - chance[picked]),
+        "reference_width": 100 * max(ref_widths, default=0.0),
+        "reference_shortlist": sum(1 for r in ref.rows if r["shortlist"]),
+        "picked": picked,
+        "best": best,
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="1 s a ranking, two positions")
-    args = parser.parse_args()
-    seconds = 1.0 if args.quick else 10.0
-    positions = POSITIONS[:1] + POSITIONS[3:4] if args.quick else POSITIONS
-    print(
-        "| position | moves | first ranking (s) | ranking (s) | games a live move "
-        "| within 5 points or dropped | shortlist | regret (points) |"
+    parser.add_argument(
+        "--quick", action="store_true", help="1 s a ranking, one decision a game, the reference 2 s"
     )
-    print("|---|---|---|---|---|---|---|---|")
-    for name, players, seed, steps in positions:
-        state = position(name, players, seed, steps)
-        r = advise(state, {"time": seconds, "seed": 0}, {"time": 20 * seconds, "seed": 1})
+    parser.add_argument("--game", choices=sorted(PLAYERS), action="append")
+    parser.add_argument("--decisions", type=int, default=50, help="held-out decisions a game")
+    parser.add_argument("--time", type=float, default=10.0, help="seconds a ranking (10)")
+    parser.add_argument("--factor", type=float, default=20.0, help="the reference's budget")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
+    args = parser.parse_args()
+    _machine.ensure_importable()
+    seconds = 1.0 if args.quick else args.time
+    decisions = 1 if args.quick else args.decisions
+    factor = 2.0 if args.quick else args.factor
+    games = args.game or sorted(PLAYERS)
+    print(f"Advice ({_machine.machine_line()})")
+    print(
+        f"{seconds:g} s a ranking, reference {factor:g} times as long on every move, "
+        f"{args.jobs} worker processes, {decisions} held-out decisions a game"
+    )
+    print()
+    print(
+        "| decision | moves | first ranking (s) | ranking (s) | games a live move "
+        "| within 5 points or dropped | shortlist | pick | reference's best "
+        "| regret (points) | reference: widest half-width, shortlist |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    todo = [("README", README_POSITION, None)] if "hierro" in games else []
+    for name in games:
+        todo += [(name, (name, PLAYERS[name], s, n), st) for s, n, st in held_out(name, decisions)]
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for group, (name, players, seed, steps), state in todo:
+        state = state or position(name, players, seed, steps)
+        budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
+        r = advise(state, budget, {**budget, "time": factor * seconds, "seed": 1})
+        by_game.setdefault(group, []).append(r)
         print(
             f"| {name} {players}p seed {seed} after {steps} | {r['moves']} | {r['quick']:.2f} "
             f"| {r['seconds']:.1f} | {r['games']} | {r['settled']} of {r['moves']} "
-            f"| {r['shortlist']} | {r['regret']:.1f} |"
+            f"| {r['shortlist']} | {r['picked']} | {r['best']} | {r['regret']:.1f} "
+            f"| {r['reference_width']:.1f}, {r['reference_shortlist']} |",
+            flush=True,
+        )
+    print()
+    print(
+        "| game | decisions | all within 5 points or dropped | shortlist at most 3 "
+        "| regret at most 2 points | mean regret (points) | longest ranking (s) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for group, rows in by_game.items():
+        n = len(rows)
+        print(
+            f"| {group} | {n} | {sum(r['settled'] == r['moves'] for r in rows)} of {n} "
+            f"| {sum(r['shortlist'] <= 3 for r in rows)} of {n} "
+            f"| {sum(r['regret'] <= 2 for r in rows)} of {n} "
+            f"| {statistics.fmean(r['regret'] for r in rows):.2f} "
+            f"| {max(r['seconds'] for r in rows):.1f} |"
         )
 
 

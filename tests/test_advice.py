@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 import time
 from fractions import Fraction
 
@@ -14,7 +15,13 @@ import pytest
 
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State
 from coronas.engine.surface import GameSpec
-from coronas.manygames.moves import quick_values, rank_actions
+from coronas.manygames.moves import (
+    PRIOR_MASS,
+    prior_kept,
+    prior_values,
+    quick_values,
+    rank_actions,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -189,13 +196,15 @@ def test_the_luck_of_a_roll_is_taken_out_exactly_where_the_model_sees_it():
         state.win_chances(RandomBot(), games=10, luck="yes")
 
 
-def test_the_advice_benchmark_measures_a_small_seeded_run():
+def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch):
     # benchmarks/bench_advice.py's measure on a Batalla decision, 40 games against 200: the
-    # figures it reports are there and within their ranges (a tiny run, not the targets)
+    # figures it reports are there and within their ranges (a tiny run, not the targets);
+    # its held-out decisions are seeded and come from games that reach them
     import importlib.util
     from pathlib import Path
 
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advice.py"
+    monkeypatch.syspath_prepend(str(path.parent))  # its helper module, _machine
     spec = importlib.util.spec_from_file_location("bench_advice", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
@@ -204,8 +213,14 @@ def test_the_advice_benchmark_measures_a_small_seeded_run():
     assert got["moves"] == len(state.legal_actions()) and got["games"] == 40
     assert 1 <= got["shortlist"] <= got["moves"] and 0 <= got["settled"] <= got["moves"]
     assert got["regret"] >= 0 and got["quick"] < 1.0
+    assert got["picked"] in {r["label"] for r in state.rank_actions(games=1).rows}
     again = bench.advise(state, {"games": 40, "seed": 0}, {"games": 200, "seed": 1})
     assert again["regret"] == got["regret"]  # seeded: the same figures
+    decisions = bench.held_out("batalla", 2)
+    assert [(s, n) for s, n, _ in decisions] == [(s, n) for s, n, _ in bench.held_out("batalla", 2)]
+    for seed, steps, decision in decisions:
+        assert seed >= bench.FIRST_SEED and len(decision.history) >= steps
+        assert decision.current_player >= 0 and len(decision.legal_actions()) >= 2
 
 
 def batalla_decision():
@@ -280,3 +295,43 @@ def test_a_horizon_needs_a_value_model_and_is_not_combined_with_luck():
         rank_actions(BlindPickGame().new_initial_state(), RandomBot(), games=4, horizon=3)
     with pytest.raises(ValueError, match="horizon and luck cannot be combined"):
         rank_actions(start(), RandomBot(), games=4, horizon=3, luck=True)
+
+
+def test_the_move_prior_keeps_its_likeliest_moves_until_they_hold_the_mass_asked():
+    prior = [0.0625, 0.5, 0.125, 0.25, 0.0625]
+    # 1/2 + 1/4 + 1/8 = 7/8 is short of 0.9, so the fourth likeliest (index 0, ties by
+    # position) comes in: 15/16
+    assert prior_kept(prior, 0.9) == {1, 3, 2, 0}
+    assert prior_kept(prior, 0.5) == {1, 3, 2}  # 1/2 reached, but at least three are kept
+    assert prior_kept(prior, 0.5, also=4) == {1, 3, 2, 4}  # and the quick estimate's best
+    assert prior_kept([1 / 25] * 25, PRIOR_MASS) == set(range(25))  # a flat prior keeps all
+
+
+def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_prior():
+    from coronas.batalla import Game as Batalla
+
+    state = Batalla(seed=1).new_initial_state()
+    rng = random.Random(1)
+    light = Batalla.bot("light")
+    while state.is_chance_node() or len(state.legal_actions()) < 4:
+        state.apply(
+            state.sample_chance(rng) if state.is_chance_node() else light.choose(state, rng)
+        )
+    prior = prior_values(state)
+    assert sum(prior) == pytest.approx(1) and len(prior) == len(state.legal_actions())
+    ranking = state.rank_actions(games=4, seed=1, exact=False)
+    quick = quick_values(state)
+    kept = prior_kept(prior, PRIOR_MASS, max(range(len(quick)), key=quick.__getitem__))
+    assert len(kept) < len(prior)  # the prior is sure here: some moves go
+    for i, action in enumerate(state.legal_actions()):
+        (row,) = [r for r in ranking.rows if r["action"] == action]
+        assert row["prior"] == pytest.approx(prior[i])
+        if i in kept:
+            assert row["games"] == 4 and not row["dropped"]
+        else:
+            assert row["games"] == 0
+            assert row["dropped"].startswith("left out of the games: the learned player would")
+    every = state.rank_actions(games=4, seed=1, exact=False, prior_mass=None, drop_behind=None)
+    assert all(r["games"] == 4 and not r["dropped"] for r in every.rows)
+    with pytest.raises(ValueError, match="prior_mass"):
+        state.rank_actions(games=4, prior_mass=1.5)

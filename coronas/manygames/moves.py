@@ -12,10 +12,11 @@ and is shown as what it is: a quick estimate, not yet games.
 positions) on **common random numbers**: game ``i`` after one move and game ``i`` after
 another start from the same seeds, so the difference between two moves is measured more
 sharply than either figure alone. The games go to the moves that could still be best (racing
-on the paired intervals): a move the quick estimate puts far behind the best is not played at
-all, and one whose paired difference from the best is clearly below zero (at a level corrected
-for the number of moves compared and for every batch at which they were compared) is dropped
-from later games; each says why.
+on the paired intervals): a move the quick estimate puts far behind the best, or one the
+game's learned player would hardly ever choose (its move prior), is not played at all, and
+one whose paired difference from the best is clearly below zero (at a level corrected for the
+number of moves compared and for every batch at which they were compared) is dropped from
+later games; each says why.
 
 **Read in order.** The moves whose paired difference from the best reaches zero form the
 shortlist, shown together at the top: the games cannot tell them apart. The best move's own
@@ -56,8 +57,10 @@ from coronas.manygames.runner import DEFAULT_MAX_STEPS
 
 __all__ = [
     "DROP_BEHIND",
+    "PRIOR_MASS",
     "QUICK_SECONDS",
     "ActionRanking",
+    "prior_values",
     "quick_values",
     "rank_actions",
 ]
@@ -73,6 +76,13 @@ one with more is scored where it stands."""
 DROP_BEHIND = 0.25
 """A move the quick estimate puts this far (in chance of winning) behind the best is not
 played out: 25 points is beyond what the value models get wrong on held-out positions."""
+PRIOR_MASS = 0.99
+"""The moves played out are the learned player's likeliest, taken in order of the game's move
+prior until together they hold this much of its probability (and at least
+:data:`MIN_PRIOR_KEPT` of them, and the quick estimate's best); the rest are left out of the
+games, each with its prior. A flat prior leaves nothing out: with 25 moves each holds 4%."""
+MIN_PRIOR_KEPT = 3
+"""The fewest moves the move prior keeps in the games."""
 MIN_DROP_GAMES = 40
 """A move is dropped by its paired interval only after this many games: fewer pairs make a
 normal interval unreliable."""
@@ -91,7 +101,8 @@ class ActionRanking:
     interval of its difference from the best, measured on the same games, reaches 0),
     ``too_close`` (on the shortlist but not the best, kept for older readers),
     ``versus_best`` (that difference and its interval, ``(mean, low, high)``; None when exact
-    or quick), ``quick`` (the value model's figure, or None), ``dropped`` (why the move was
+    or quick), ``quick`` (the value model's figure, or None), ``prior`` (the learned player's
+    probability of choosing it, by the game's move prior, or None), ``dropped`` (why the move was
     left out of the games; "" if not) and ``odds`` (the action's own exact dice odds, for a
     dice action; else None).
 
@@ -321,6 +332,50 @@ def quick_values(
     return [s / c for s, c in zip(sums, counts, strict=True)]
 
 
+def prior_values(
+    state: State, viewer: int | None = None, seed: int | None = 0
+) -> list[float] | None:
+    """Every legal action's probability under the game's move prior (how likely the learned
+    player is to choose it), in ``state.legal_actions()`` order; None if the game ships no
+    move prior. With a ``viewer`` in a game with secrets, the average over positions
+    resampled for the viewer (up to :data:`QUICK_RESAMPLES`), so that no hidden card counts;
+    None if no resample lists the same moves."""
+    learning = state.game.spec().learning
+    if learning is None or state.current_player < 0:
+        return None
+    prior = learning.move_prior()
+    actions = list(state.legal_actions())
+    if not (viewer is not None and state.game.has_secrets):
+        return prior.probabilities(state, actions)
+    rng = random.Random(seed)
+    sums, counted = [0.0] * len(actions), 0
+    for _ in range(QUICK_RESAMPLES):
+        start = state.resample(viewer, rng)
+        if list(start.legal_actions()) != actions:
+            continue
+        for i, p in enumerate(prior.probabilities(start, actions)):
+            sums[i] += p
+        counted += 1
+    return [s / counted for s in sums] if counted else None
+
+
+def prior_kept(prior: Sequence[float], mass: float, also: int | None = None) -> set[int]:
+    """The moves the prior keeps: its likeliest, in order, until together they hold ``mass``
+    of its probability, at least :data:`MIN_PRIOR_KEPT` of them; and ``also`` (a move's
+    index, such as the quick estimate's best)."""
+    order = sorted(range(len(prior)), key=lambda i: -prior[i])
+    kept: set[int] = set()
+    total = 0.0
+    for i in order:
+        if total >= mass and len(kept) >= MIN_PRIOR_KEPT:
+            break
+        kept.add(i)
+        total += prior[i]
+    if also is not None:
+        kept.add(also)
+    return kept
+
+
 def _held_out(arms: Sequence[Arm], mover: int) -> tuple[float, float, float] | None:
     """The best move picked on the even games, its chance on the odd ones, with its 95%
     interval; None with fewer than ten odd games."""
@@ -359,6 +414,7 @@ def rank_actions(
     on_update: Any = None,
     common: bool | None = None,
     drop_behind: float | None = DROP_BEHIND,
+    prior_mass: float | None = PRIOR_MASS,
     race: bool = True,
     luck: bool = False,
     horizon: int | None = None,
@@ -381,8 +437,11 @@ def rank_actions(
     behind the best (None: none); ``race`` drops from later games a move whose paired
     difference from the best is below zero at 95% corrected for the number of moves and for
     every batch at which they are compared (Bonferroni, look ``t`` given ``1/(t(t+1))`` of
-    the 5%), after :data:`MIN_DROP_GAMES` games. A dropped move keeps its figures and
-    says why.
+    the 5%), after :data:`MIN_DROP_GAMES` games. ``prior_mass`` plays out only the
+    learned player's likeliest moves, by the game's move prior (:func:`prior_values`), until
+    together they hold that much of its probability (at least :data:`MIN_PRIOR_KEPT`, and the
+    quick estimate's best; None: every move): where the prior is sure, the games go to the
+    few moves worth them. A dropped move keeps its figures and says why.
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
     a tenth of it (:data:`QUICK_SECONDS` at most), the exact attempts share
@@ -408,6 +467,10 @@ def rank_actions(
         raise ValueError("rank_actions needs a decision: this state is a chance node or over")
     if drop_behind is not None and not 0 < drop_behind <= 1:
         raise ValueError(f"drop_behind is a chance between 0 and 1, or None; got {drop_behind!r}")
+    if prior_mass is not None and not 0 < prior_mass <= 1:
+        raise ValueError(
+            f"prior_mass is a probability between 0 and 1, or None; got {prior_mass!r}"
+        )
     mover = state.current_player
     if viewer is None and state.game.has_secrets:
         viewer = mover
@@ -444,6 +507,7 @@ def rank_actions(
     budget = setup.budget
     quick_time = QUICK_SECONDS if budget.time is None else min(QUICK_SECONDS, budget.time / 10)
     quick = quick_values(state, viewer, quick_time, seed)
+    prior = None if prior_mass is None else prior_values(state, viewer, seed)
 
     def row(i: int, chance: Fraction, low: float, high: float, n: int) -> dict[str, Any]:
         return {
@@ -458,6 +522,7 @@ def rank_actions(
             "too_close": False,
             "versus_best": None,
             "quick": None if quick is None else quick[i],
+            "prior": None if prior is None else prior[i],
             "dropped": "",
             "odds": odds[i],
         }
@@ -502,6 +567,16 @@ def rank_actions(
                 arm.dropped = (
                     f"left out of the games: the value model puts it "
                     f"{(best_quick - v) * 100:.0f} points behind the best move"
+                )
+    if prior is not None and prior_mass is not None:
+        best = None if quick is None else max(range(len(actions)), key=lambda i: quick[i])
+        kept = prior_kept(prior, prior_mass, best)
+        for i, arm in enumerate(arms):
+            if i not in kept and not arm.dropped:
+                often = f"{prior[i]:.1%}" if prior[i] >= 0.001 else "less than 0.1%"
+                arm.dropped = (
+                    f"left out of the games: the learned player would choose it {often} of "
+                    f"the time (the moves played hold {prior_mass:.0%} of its choices)"
                 )
     looks = 0  # how many times the moves were compared for dropping
     versus: list[tuple[float, float, float] | None] = [None] * len(actions)
