@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.actions import player_name
 from coronas.carolus.board import region_name, ring_graph
+from coronas.engine.seats import check_seat
 from coronas.formatting import plural
 
 if TYPE_CHECKING:
@@ -364,9 +365,8 @@ class StateViews:
         >>> obs["viewer"], obs["phase"], obs["bag"]["red"], len(obs["regions"])
         (1, 'board', 3, 15)
         """
+        check_seat(self, player)
         n = self.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise ValueError(f"there is no player {player!r}; the players are 0-{n - 1}")
         fams = self.rules.families
 
         def counts(row: tuple[int, ...]) -> dict[str, int]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["parse_seat", "seat_names"]
+from coronas.engine.schema import short
+
+__all__ = ["check_seat", "parse_seat", "seat_names"]
 
 
 def seat_names(state_or_game: Any) -> list[str]:
@@ -42,3 +44,17 @@ def parse_seat(state_or_game: Any, text: str) -> int:
     raise ValueError(
         f"no seat {str(text)!r}: the seats are {', '.join(names)} (or 1 to {len(names)})"
     )
+
+
+def check_seat(state: Any, player: Any, field: str = "player") -> int:
+    """``player`` itself if it is a seat of ``state`` as the Python API counts them (0-based);
+    else :class:`ValueError` naming ``field`` and listing every seat by its index and its
+    name, so that a reader who counts from one sees which is which:
+    ``player: there is no seat 3; in Python the seats are 0 (red), 1 (green), 2 (blue)``."""
+    n = state.num_players
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        listed = ", ".join(f"{p} ({state.player_name(p)})" for p in range(n))
+        raise ValueError(
+            f"{field}: there is no seat {short(player)}; in Python the seats are {listed}"
+        )
+    return player

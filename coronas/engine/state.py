@@ -16,6 +16,7 @@ from coronas.engine.actions import jsonable
 from coronas.engine.advice import Odds
 from coronas.engine.errors import IllegalAction
 from coronas.engine.schema import action_checker, short
+from coronas.engine.seats import check_seat
 
 if TYPE_CHECKING:
     from coronas.engine.game import Game
@@ -242,12 +243,7 @@ class State(journal.Journaled, abc.ABC):
         :data:`CHANCE` or :data:`TERMINAL`): right for a game without secrets. A game with
         secrets (cards in hand) overrides it, and its bots decide on it alone.
         """
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise ValueError(f"a player is a seat number, got {short(player)}")
-        if not 0 <= player < self.num_players:
-            raise ValueError(
-                f"there is no player {player}: the players are 0 to {self.num_players - 1}"
-            )
+        check_seat(self, player)
         skip = self._UNLOGGED | self._CONSTANT_FIELDS | self._UNKEYED
         data = self.__dict__
         return {

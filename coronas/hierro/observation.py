@@ -12,6 +12,7 @@ from typing import Any
 
 import networkx as nx
 
+from coronas.engine.seats import check_seat
 from coronas.hierro.actions import MAGYARS, ROME, SARACENS, ZONE
 from coronas.hierro.rules import MILITARY_KINDS, card_kind
 
@@ -50,9 +51,8 @@ class StateData:
         >>> obs["hand"], obs["loyalty"], obs["hand_sizes"], obs["loyalty_cards"]
         (['spy'], 'crown:green', [1, 2, 0], ['crown:green', None, None])
         """
+        check_seat(self, player)
         n = self.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise ValueError(f"there is no player {player!r}: the seats are 0 to {n - 1}")
         over = self.step == "over"
         unseen = Counter()
         for deck in self.decks.values():

@@ -127,8 +127,8 @@ def test_the_set_up_bag_is_seen_by_count():
     assert "still to shuffle onto the board: 2 red" in s.observation_text(1)
 
 
-def test_an_unknown_player_is_refused():
+def test_an_unknown_player_is_refused_naming_every_seat_by_its_index():
     s = make(phase="disc")
     for bad in (2, -1, "0", True):
-        with pytest.raises(ValueError, match="there is no player"):
+        with pytest.raises(ValueError, match=r"there is no seat .*0 \(player 1\), 1 \(player 2\)"):
             s.observation(bad)

@@ -167,7 +167,8 @@ def test_observation_text_names_own_cards_only():
 
 
 def test_observation_refuses_a_seat_not_in_play():
-    with pytest.raises(ValueError, match="no player 3"):
+    # three seats: the message lists them by the index the Python API takes and by colour
+    with pytest.raises(ValueError, match=r"no seat 3; in Python the seats are 0 \(red\), 1 \("):
         position().observation(3)
 
 

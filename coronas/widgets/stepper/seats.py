@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from coronas.engine import CHANCE, TERMINAL, State, parse_seat
+from coronas.engine.seats import check_seat
 from coronas.widgets.stepper.sealed import (
     Check,
     passphrase_check,
@@ -165,13 +166,7 @@ class SeatViews:
         seats = list(range(n) if humans is None else humans)
         # a seat typed as people say it ("red", "2") is read as every seat is (parse_seat)
         seats = [parse_seat(self.state, p) if isinstance(p, str) else p for p in seats]
-        bad = [p for p in seats if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n]
-        if bad:
-            names = ", ".join(self.player_name(p) for p in range(n))
-            raise ValueError(
-                f"humans: there is no seat {bad[0]!r}: the seats are 0 to {n - 1} ({names})"
-            )
-        self.humans = frozenset(seats)
+        self.humans = frozenset(check_seat(self.state, p, "humans") for p in seats)
 
     # -- choosing the view -----------------------------------------------------------------
     def view_options(self) -> list[tuple[str, Any]]:
