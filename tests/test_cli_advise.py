@@ -426,3 +426,19 @@ def test_one_ctrl_c_stops_advise_and_its_workers(tmp_path):
     assert stopped < 2, stopped  # the promise: within 2 s of the one Ctrl-C
     time.sleep(0.2)
     assert _group(proc.pid) == []  # no worker left behind
+
+
+def test_every_move_plays_out_the_moves_the_prior_would_leave_out(capsys, tmp_path):
+    # A Corona de Hierro decision where the learned player is sure of its choice: by default
+    # its unlikely moves are left out of the games, saying so; --every-move plays them all.
+    path = saved(tmp_path, played("hierro", 60, seed=4))
+    options = ["--win-chances", "--games", "2", "--time", "120", "--json"]
+    moves = json.loads(run(capsys, "advise", path, *options)[1])["ranking"]["actions"]
+    left_out = [m for m in moves if m["dropped"]]
+    assert left_out and all(m["games"] == 0 for m in left_out)
+    assert all("the learned player would choose it" in m["dropped"] for m in left_out)
+    assert all(0 <= m["prior"] < 0.5 for m in left_out)
+    every = json.loads(run(capsys, "advise", path, *options, "--every-move")[1])
+    assert all(m["games"] == 2 and not m["dropped"] for m in every["ranking"]["actions"])
+    status, _, err = run(capsys, "advise", path, "--every-move")
+    one_line_error(status, err, 2, "--every-move go with --win-chances")

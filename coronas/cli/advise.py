@@ -197,6 +197,7 @@ def _ranking_record(ranking: Any) -> dict[str, Any]:
                 "too_close": r["too_close"],
                 "games": r["games"],
                 "quick": r["quick"],
+                "prior": r["prior"],
                 "dropped": r["dropped"],
                 "versus_best": None
                 if r["versus_best"] is None
@@ -252,8 +253,9 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
             left = seconds - (clock.monotonic() - began)
             # the moves are ranked from the mover's view, whoever's view the chances are from
             mover = {**options, "viewer": state.current_player if viewer is not None else None}
+            every = {"prior_mass": None, "drop_behind": None} if args.every_move else {}
             ranking = state.rank_actions(
-                bots, time=max(left, seconds / 100), on_update=_quick_first(args), **mover
+                bots, time=max(left, seconds / 100), on_update=_quick_first(args), **mover, **every
             )
     except ValueError as exc:
         raise CommandError(str(exc)) from None
@@ -300,6 +302,7 @@ CHANCE_OPTIONS = ("bots", "games", "precision", "time", "seed", "viewer", "jobs"
 
 def check(args: argparse.Namespace) -> None:
     used = [f"--{o}" for o in CHANCE_OPTIONS if getattr(args, o) is not None]
+    used += ["--every-move"] if args.every_move else []
     if used and not args.win_chances:
         raise CommandError(f"{' '.join(used)} go with --win-chances")
     if args.precision is not None and not 0 < args.precision < 0.5:
@@ -373,5 +376,12 @@ def add_parser(sub: Any) -> None:
     )
     chances.add_argument(
         "--jobs", type=whole(1, cpu_count), help="worker processes (default 1: this process)"
+    )
+    chances.add_argument(
+        "--every-move",
+        action="store_true",
+        help="play every legal move out in the ranking: none left out by the value model's "
+        "quick estimate or as one the learned player would hardly ever choose (slower where a "
+        "decision has many moves)",
     )
     p.set_defaults(func=run, check=check, _parser=p)
