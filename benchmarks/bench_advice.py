@@ -6,6 +6,8 @@ Run from the repository root::
     python benchmarks/bench_advice.py                  # 50 decisions a game: about 9 hours
     python benchmarks/bench_advice.py --decisions 10 --factor 5 --game hierro
     python benchmarks/bench_advice.py --quick          # a minute, to check that it runs
+    python benchmarks/bench_advice.py --results advice.jsonl   # stop with Ctrl-C, run again
+                                                               # to go on where it stopped
 
 The positions: Corona de Hierro at the README's position (4 players, seed 1, after 40 steps
 of light play), then ``--decisions`` held-out decisions a game: seeded games of light play
@@ -25,9 +27,12 @@ printed beside it.
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 import _machine
@@ -101,6 +106,36 @@ def advise(state: Any, budget: dict[str, Any], reference: dict[str, Any]) -> dic
     }
 
 
+def git_commit() -> str:
+    """The checkout's commit, to tell which code measured a record ("" outside git)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
+        )
+    except OSError:
+        return ""
+    return out.stdout.strip()
+
+
+def read_results(path: Path, settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The decisions already measured in ``path`` (JSON lines), by their name; refused if
+    they were measured with other settings, since the figures would not be comparable."""
+    done: dict[str, dict[str, Any]] = {}
+    if not path.exists():
+        return done
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        record = json.loads(line)
+        if record.get("settings") != settings:
+            raise SystemExit(
+                f"{path}, line {number}: measured with {record.get('settings')}, not with "
+                f"{settings}; give another --results file"
+            )
+        done[record["decision"]] = record
+    return done
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -111,16 +146,25 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=10.0, help="seconds a ranking (10)")
     parser.add_argument("--factor", type=float, default=20.0, help="the reference's budget")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        help="a JSON-lines file: each decision is written to it as it ends, and a run given "
+        "the same file and settings goes on from the decisions it holds",
+    )
     args = parser.parse_args()
     _machine.ensure_importable()
     seconds = 1.0 if args.quick else args.time
     decisions = 1 if args.quick else args.decisions
     factor = 2.0 if args.quick else args.factor
     games = args.game or sorted(PLAYERS)
+    settings = {"time": seconds, "factor": factor, "jobs": args.jobs, "decisions": decisions}
+    done = read_results(args.results, settings) if args.results else {}
     print(f"Advice ({_machine.machine_line()})")
     print(
         f"{seconds:g} s a ranking, reference {factor:g} times as long on every move, "
         f"{args.jobs} worker processes, {decisions} held-out decisions a game"
+        + (f"; {len(done)} decisions read from {args.results}" if done else "")
     )
     print()
     print(
@@ -129,17 +173,29 @@ def main() -> None:
         "| regret (points) | reference: widest half-width, shortlist |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    todo = [("README", README_POSITION, None)] if "hierro" in games else []
-    for name in games:
-        todo += [(name, (name, PLAYERS[name], s, n), st) for s, n, st in held_out(name, decisions)]
+    # the games take turns, so that a run stopped part way has measured each of them
+    per_game = [
+        [(name, (name, PLAYERS[name], s, n)) for s, n, _ in held_out(name, decisions)]
+        for name in games
+    ]
+    todo = [("README", README_POSITION)] if "hierro" in games else []
+    todo += [d for turn in itertools.zip_longest(*per_game) for d in turn if d]
     by_game: dict[str, list[dict[str, Any]]] = {}
-    for group, (name, players, seed, steps), state in todo:
-        state = state or position(name, players, seed, steps)
-        budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
-        r = advise(state, budget, {**budget, "time": factor * seconds, "seed": 1})
+    commit = git_commit()
+    for group, (name, players, seed, steps) in todo:
+        key = f"{name} {players}p seed {seed} after {steps}"
+        r = done.get(key)
+        if r is None:
+            state = position(name, players, seed, steps)
+            budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
+            r = advise(state, budget, {**budget, "time": factor * seconds, "seed": 1})
+            r.update(decision=key, group=group, settings=settings, commit=commit)
+            if args.results:
+                with args.results.open("a") as out:
+                    out.write(json.dumps(r) + "\n")
         by_game.setdefault(group, []).append(r)
         print(
-            f"| {name} {players}p seed {seed} after {steps} | {r['moves']} | {r['quick']:.2f} "
+            f"| {key} | {r['moves']} | {r['quick']:.2f} "
             f"| {r['seconds']:.1f} | {r['games']} | {r['settled']} of {r['moves']} "
             f"| {r['shortlist']} | {r['picked']} | {r['best']} | {r['regret']:.1f} "
             f"| {r['reference_width']:.1f}, {r['reference_shortlist']} |",

@@ -6,6 +6,7 @@ worked out by hand."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import random
 import time
@@ -196,7 +197,7 @@ def test_the_luck_of_a_roll_is_taken_out_exactly_where_the_model_sees_it():
         state.win_chances(RandomBot(), games=10, luck="yes")
 
 
-def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch):
+def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch, tmp_path):
     # benchmarks/bench_advice.py's measure on a Batalla decision, 40 games against 200: the
     # figures it reports are there and within their ranges (a tiny run, not the targets);
     # its held-out decisions are seeded and come from games that reach them
@@ -216,6 +217,14 @@ def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch):
     assert got["picked"] in {r["label"] for r in state.rank_actions(games=1).rows}
     again = bench.advise(state, {"games": 40, "seed": 0}, {"games": 200, "seed": 1})
     assert again["regret"] == got["regret"]  # seeded: the same figures
+    # a results file goes on where it stopped, and only with the settings it was measured with
+    settings = {"time": 1.0, "factor": 2.0, "jobs": 1, "decisions": 1}
+    results = tmp_path / "advice.jsonl"
+    assert bench.read_results(results, settings) == {}
+    results.write_text(json.dumps({**got, "decision": "d", "settings": settings}) + "\n")
+    assert bench.read_results(results, settings)["d"]["regret"] == got["regret"]
+    with pytest.raises(SystemExit, match=r"advice\.jsonl, line 1: measured with"):
+        bench.read_results(results, {**settings, "time": 10.0})
     decisions = bench.held_out("batalla", 2)
     assert [(s, n) for s, n, _ in decisions] == [(s, n) for s, n, _ in bench.held_out("batalla", 2)]
     for seed, steps, decision in decisions:
