@@ -213,6 +213,7 @@ ROOT = Path(__file__).resolve().parent.parent / "coronas"
 GENERIC = [
     *sorted((ROOT / "engine").glob("*.py")),
     *sorted(p for p in ROOT.glob("*.py") if not p.name.startswith("_")),
+    *sorted((ROOT / "manygames").glob("*.py")),
     *sorted((ROOT / "widgets" / "stepper").glob("*.py")),
     ROOT / "widgets" / "_render.py",
     *(ROOT / "cli" / f"{n}.py" for n in ("simulate", "tournament", "play", "advise", "train")),

@@ -7,9 +7,11 @@ The floor above the games and their exact odds, below plotting and the widgets:
 * :mod:`~coronas.manygames.simulate`, :mod:`~coronas.manygames.tournament`,
   :mod:`~coronas.manygames.ratings`: the analyst's summaries of bots' games;
 * :mod:`~coronas.manygames.estimator`: the one estimator of a position's figures from games
-  (budgets, batches, executors, views, exact attempts, stopping rules), behind
-  :mod:`~coronas.manygames.winchances` (each seat's chance of winning) and
-  :mod:`~coronas.manygames.moves` (every move ranked);
+  (batches, executors, views), behind :mod:`~coronas.manygames.winchances` (each seat's
+  chance of winning) and :mod:`~coronas.manygames.moves` (every move ranked), with its
+  budgets and stopping rules (:mod:`~coronas.manygames.budget`), its exact attempts
+  (:mod:`~coronas.manygames.exact`) and its games scored beyond their result
+  (:mod:`~coronas.manygames.scoring`: luck-adjusted or cut);
 * :mod:`~coronas.manygames.intervals`: the intervals around what they estimate.
 
 The modules used to sit at the package's top (``coronas.winchances``, ``coronas.runner``

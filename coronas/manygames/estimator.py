@@ -1,132 +1,55 @@
 """The one estimator of a position's figures from games: what :func:`~.winchances.win_chances`
 (each seat's chance of winning) and :func:`~.moves.rank_actions` (every move ranked) share.
 
-Budgets (games, precision, time), batches, executors and worker pools, a seat's view
-(positions resampled from what it has seen), the exact attempts and the stopping rules are
-decided here once. A caller says what to play out, as *arms* (one start each: the position
-itself, or the position after one move) and how to sum their games up; :func:`play_out` plays
-every live arm on the same seeded games (common random numbers) or on games of their own,
-batch by batch, calls the caller's summary after each batch, lets the caller drop arms
-between batches, and says why it stopped (``games``, ``precision`` or ``time``).
+Batches, executors and worker pools, a seat's view (positions resampled from what it has seen) and
+the order of the work are decided here once: the options are checked and the budget kept by
+:mod:`~.budget`, the exact attempts made first by :mod:`~.exact`, and a game scored beyond its plain
+result (luck-adjusted, or cut after a horizon) by :mod:`~.scoring`. A caller says what to play out,
+as *arms* (one start each: the position itself, or the position after one move) and how to sum their
+games up; :func:`play_out` plays every live arm on the same seeded games (common random numbers) or
+on games of their own, batch by batch, calls the caller's summary after each batch, lets the caller
+drop arms between batches, and says why it stopped (``games``, ``precision`` or ``time``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import math
-import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
 from coronas.engine.evaluation import shares, win_shares
-from coronas.engine.state import CHANCE, TERMINAL, State
+from coronas.engine.state import State
+from coronas.manygames.budget import Budget, check_options, game_cost
+from coronas.manygames.exact import exact_allowed, exact_win_chances
 from coronas.manygames.intervals import normal_interval, share_interval
-from coronas.manygames.results import MAX_MESSAGE
 from coronas.manygames.runner import (
     DEFAULT_MAX_STEPS,
     GameRecord,
     Match,
     Task,
     draw_tasks,
-    play_task,
     run,
 )
+from coronas.manygames.scoring import check_horizon, play_cut_chunk, play_luck_chunk
 
 __all__ = [
     "DEFAULT_BOT",
-    "EXACT_SECONDS",
-    "EXACT_SHARE",
-    "MAX_BATCH",
     "Arm",
     "BotError",
-    "Budget",
     "FromPosition",
     "Games",
-    "Luck",
     "Played",
     "Setup",
     "bot_label",
-    "check_horizon",
     "describe_bots",
     "exact_answers",
-    "exact_win_chances",
-    "play_cut",
     "play_out",
     "prepare",
     "seat_bots",
     "view_of",
 ]
-
-EXACT_SHARE = 0.25
-"""The share of a ``time`` budget an exact attempt may use before it gives up and leaves the
-rest to the games: an attempt that succeeds is usually quick (small games, a few last
-actions), one that fails would otherwise hold the estimate up for minutes."""
-EXACT_SECONDS = 10.0
-"""How long an exact attempt may take when no ``time`` is given."""
-EXACT_MAX_STATES = 5_000
-"""The most positions an exact attempt solves as a Markov chain: one that reaches more fails
-as soon as it finds the 5,001st (under a second in the three games)."""
-MAX_BATCH = 10_000
-"""The most games a batch (per worker) may have."""
-MAX_GAMES = 10**9
-MAX_JOBS = 1024
-MAX_STEPS = 10**9
-MAX_SEED = 2**63 - 1
-
-
-def policy_of(bot: Any) -> Any:
-    """The bot's mixed strategy ``policy(state) -> [(action, probability), ...]`` if it states
-    one (the random bot: the uniform mix over the legal actions), else None: only such bots
-    can be followed by an exact walk."""
-    policy = getattr(bot, "policy", None)
-    return policy if callable(policy) else None
-
-
-def exact_win_chances(
-    state: State,
-    bots: Sequence[Any],
-    max_nodes: int = 100_000,
-    max_states: int = EXACT_MAX_STATES,
-    deadline: float | None = None,
-) -> tuple[Fraction, ...] | None:
-    """Each seat's exact chance of winning when ``bots[p]`` plays seat ``p`` from ``state``,
-    or None when it cannot be had: a bot that states no mixed strategy, a game tree larger
-    than ``max_nodes`` nodes, play with cycles over more than ``max_states`` positions, or
-    a walk still going at ``deadline`` (a :func:`time.monotonic` reading): an attempt that
-    fails costs at most the time it was given.
-
-    The tree is walked by :func:`~coronas.engine.exact_distribution`; where play can return
-    to a position, the positions are solved as a Markov chain
-    (:func:`~coronas.engine.chains.absorption_distribution`).
-    """
-    from coronas.engine.chains import absorption_distribution
-    from coronas.engine.search import UnfinishedWalk, exact_distribution
-
-    policies = [policy_of(b) for b in bots]
-    if any(p is None for p in policies):
-        return None
-    table = dict(enumerate(policies))
-    try:
-        dist = exact_distribution(
-            state, table, _exact_shares, max_nodes=max_nodes, deadline=deadline
-        )
-    except UnfinishedWalk as exc:
-        if not exc.cycle:
-            return None
-        try:
-            dist = absorption_distribution(
-                state, table, _exact_shares, max_states=max_states, deadline=deadline
-            )
-        except UnfinishedWalk:
-            return None
-    except RuntimeError:  # more than max_nodes nodes
-        return None
-    return tuple(
-        sum((p * shares[seat] for shares, p in dist.items()), Fraction(0))
-        for seat in range(state.num_players)
-    )
 
 
 PLAYER_WORDS = {
@@ -155,10 +78,6 @@ def describe_bots(names: Sequence[str], labels: Sequence[str]) -> str:
         f"{n} plays like {player_words(b)}" if i == 0 else f"{n} like {player_words(b)}"
         for i, (n, b) in enumerate(zip(names, labels, strict=True))
     )
-
-
-def _exact_shares(state: State) -> tuple[Fraction, ...]:
-    return win_shares(state, exact=True)
 
 
 def bot_label(bot: Any) -> str:
@@ -217,127 +136,6 @@ class FromPosition:
         return start
 
 
-def _whole(value: Any, low: int, high: int) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
-
-
-def _positive(value: Any) -> bool:
-    real = isinstance(value, (int, float, Fraction)) and not isinstance(value, bool)
-    return real and math.isfinite(value) and value > 0
-
-
-def check_options(
-    *,
-    jobs: Any,
-    batch: Any,
-    max_steps: Any,
-    seed: Any,
-    exact: Any,
-    on_update: Any,
-) -> None:
-    """Refuse a bad option of :func:`win_chances` or :func:`~coronas.manygames.moves.rank_actions`
-    with a :class:`ValueError` naming it, before anything is played or walked."""
-    if not _whole(jobs, 1, MAX_JOBS):
-        raise ValueError(f"jobs must be a whole number from 1 to {MAX_JOBS}, got {jobs!r}")
-    if not _whole(batch, 1, MAX_BATCH):
-        raise ValueError(f"batch must be a whole number from 1 to {MAX_BATCH}, got {batch!r}")
-    if not _whole(max_steps, 1, MAX_STEPS):
-        raise ValueError(
-            f"max_steps must be a whole number from 1 to {MAX_STEPS}, got {max_steps!r}"
-        )
-    if seed is not None and not _whole(seed, 0, MAX_SEED):
-        raise ValueError(f"seed must be None or a whole number from 0 to 2**63-1, got {seed!r}")
-    if not isinstance(exact, bool):
-        raise ValueError(f"exact must be True or False, got {exact!r}")
-    if on_update is not None and not callable(on_update):
-        raise ValueError(f"on_update must be a function of the figures, got {on_update!r}")
-
-
-class Budget:
-    """When to stop: ``games`` played, every half-width at most ``precision``, or ``time``
-    seconds gone (with none of them: 0.02 or 30 s).
-
-    The clock starts when the budget is made, before any exact attempt, so ``time`` bounds
-    everything: an exact attempt may use :data:`EXACT_SHARE` of it (:meth:`exact_deadline`),
-    and the games are sized to end within the rest (:meth:`next_batch`, :meth:`done`)."""
-
-    def __init__(self, games: Any, precision: Any, time: Any):
-        import time as clock
-
-        if games is not None and not _whole(games, 1, MAX_GAMES):
-            raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES}, got {games!r}")
-        if precision is not None and not (_positive(precision) and precision < 1):
-            raise ValueError(f"precision is a half-width between 0 and 1, got {precision!r}")
-        if time is not None and not _positive(time):
-            raise ValueError(f"time is a number of seconds above 0, got {time!r}")
-        if games is None and precision is None and time is None:
-            precision, time = 0.02, 30.0
-        self.games, self.precision = games, precision
-        self.time = None if time is None else float(time)
-        self.clock = clock.monotonic
-        self.started = clock.monotonic()
-
-    def remaining(self) -> float:
-        """Seconds left of ``time`` (infinite without a time limit)."""
-        if self.time is None:
-            return math.inf
-        return self.time - (self.clock() - self.started)
-
-    def exact_deadline(self) -> float:
-        """When an exact attempt gives up (a :func:`time.monotonic` reading):
-        :data:`EXACT_SHARE` of ``time`` from the start, or :data:`EXACT_SECONDS` without a
-        time limit. The games have the rest."""
-        share = EXACT_SECONDS if self.time is None else EXACT_SHARE * self.time
-        return self.started + share
-
-    def next_batch(self, played: int, batch: int) -> int:
-        """How many games to draw for the next batch (in a ranking, games an action):
-        ``batch``, no more than ``games`` leaves. The batches' ends, where the figures are
-        shown and ``precision`` is checked, do not depend on the clock, so a run stopped by
-        precision is the same on any machine; the time is kept within a batch
-        (:func:`play_batch`)."""
-        return batch if self.games is None else max(1, min(batch, self.games - played))
-
-    def piece(self, left: int, cost: float | None, parallel: int) -> int:
-        """How many of a batch's ``left`` games to play now: all of them without a time
-        limit; with one, as many as end in the time left at ``cost`` seconds each (a game,
-        or a game for every action) on ``parallel`` workers, 0 when not one more does, and
-        one a worker while the cost is unknown."""
-        if self.time is None:
-            return left
-        if cost is None:
-            return min(left, parallel)
-        return min(left, int(max(0.0, self.remaining()) / cost) * parallel)
-
-    def done(self, played: int, half_width: float | None, cost: float | None = None) -> bool:
-        """Whether to stop after ``played`` games (:meth:`reason` is not None)."""
-        return self.reason(played, half_width, cost) is not None
-
-    def reason(
-        self, played: int, half_width: float | None, cost: float | None = None
-    ) -> str | None:
-        """Why to stop after ``played`` games, or None to go on: ``"games"`` reached,
-        ``"precision"`` met, or ``"time"`` up (or too little of it left for one more game, one
-        more an action, at ``cost`` seconds)."""
-        if self.games is not None and played >= self.games:
-            return "games"
-        if self.precision is not None and half_width is not None and half_width <= self.precision:
-            return "precision"
-        if self.time is None:
-            return None
-        left = self.remaining()
-        if left <= 0 or (played > 0 and cost is not None and cost > left):
-            return "time"
-        return None
-
-
-def game_cost(seconds: float, games: int, parallel: int) -> float:
-    """The seconds one game (in a ranking, one game an action) takes on one worker, from
-    ``games`` of them that took ``seconds`` on ``parallel`` workers, at most ``parallel``
-    at a time; never below a microsecond, so it always divides."""
-    return max(1e-6, seconds * min(parallel, games) / max(1, games))
-
-
 def play_batch(
     budget: Budget,
     size: int,
@@ -345,13 +143,12 @@ def play_batch(
     cost: float | None,
     play: Callable[[int, int], None],
 ) -> tuple[int, float | None]:
-    """Play a batch of ``size`` games (in a ranking, games an action) as ``play(lo, hi)``,
-    its games ``lo`` to ``hi - 1``: at once without a time limit; with one, in pieces
-    (:meth:`Budget.piece`), the first of one game a worker to measure what a game costs,
-    and no piece started that would not end in time. Returns how many were played (fewer
-    than ``size`` when time ran out: the run then stops) and the cost per game, as last
-    measured. With nothing measured yet (``cost`` None) one piece is always played: an
-    estimate needs a game."""
+    """Play a batch of ``size`` games (in a ranking, games an action) as ``play(lo, hi)``, its games
+    ``lo`` to ``hi - 1``: at once without a time limit; with one, in pieces
+    (:meth:`~.budget.Budget.piece`), the first of one game a worker to measure what a game costs,
+    and no piece started that would not end in time. Returns how many were played (fewer than
+    ``size`` when time ran out: the run then stops) and the cost per game, as last measured. With
+    nothing measured yet (``cost`` None) one piece is always played: an estimate needs a game."""
     done = 0
     while done < size:
         n = budget.piece(size - done, cost, parallel)
@@ -413,10 +210,10 @@ class Games:
     def play(
         self, start: FromPosition, tasks: list[Task], luck: bool = False, horizon: int | None = None
     ) -> Played:
-        """The games of ``tasks`` from ``start``, summed up (:class:`Played`); with ``luck``
-        each game's shares adjusted by the luck of its rolls (:class:`Luck`) too; with a
+        """The games of ``tasks`` from ``start``, summed up (:class:`Played`); with ``luck`` each
+        game's shares adjusted by the luck of its rolls (:class:`~.scoring.Luck`) too; with a
         ``horizon``, each game cut after that many actions and scored by the value model
-        (:func:`play_cut`). A game whose bot raised stops everything with a
+        (:func:`~.scoring.play_cut`). A game whose bot raised stops everything with a
         :class:`BotError` carrying its message."""
         match = Match(start, self.bots, self.max_steps)
         chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
@@ -492,10 +289,10 @@ class Games:
     def _play_scored(
         self, match: Match, tasks: list[Task], chunk: int, entry: Callable[..., Any], *args: Any
     ) -> list[tuple[GameRecord, tuple[float, ...]]]:
-        """The games with a figure each (``entry`` is :func:`play_luck_chunk` or
-        :func:`play_cut_chunk`, given ``args`` after the tasks), in task order: here, or in
-        chunks on the executor (queued chunks cancelled if the run is left by an exception,
-        such as Ctrl-C; a worker pool of ``jobs`` is then stopped by :meth:`__exit__`)."""
+        """The games with a figure each (``entry`` is :func:`~.scoring.play_luck_chunk` or
+        :func:`~.scoring.play_cut_chunk`, given ``args`` after the tasks), in task order: here, or
+        in chunks on the executor (queued chunks cancelled if the run is left by an exception, such
+        as Ctrl-C; a worker pool of ``jobs`` is then stopped by :meth:`__exit__`)."""
         if self.executor is None:
             return entry(match, tasks, *args)
         futures = [
@@ -508,162 +305,6 @@ class Games:
             for f in futures:
                 f.cancel()
             raise
-
-
-MAX_LUCK_OUTCOMES = 64
-"""A roll or draw with more outcomes than this is not valued for its luck (skipped, as the
-position decides, not the draw: the correction's mean stays zero)."""
-
-
-class Luck:
-    """What one game's rolls and draws were worth, by the game's value model: the sum over
-    its chance nodes of ``E[V(child)] - V(drawn child)`` for every seat (``total``), ``V``
-    the value model (the shares themselves once the game is over).
-
-    Each term has mean zero whatever was played before (the expectation is over the very
-    outcomes the node draws from, with their exact probabilities), so adding the sum to a
-    game's shares leaves the estimate unbiased, and takes out of it the part of the luck the
-    value model sees: a control variate. Called by the runner before each action
-    (:func:`~coronas.manygames.runner.play_task`'s ``watch``)."""
-
-    def __init__(self, evaluate: Callable[[Any], Sequence[float]], seats: int):
-        self.evaluate = evaluate
-        self.total = [0.0] * seats
-
-    def value(self, state: State) -> list[float]:
-        if state.is_terminal():
-            return [float(x) for x in win_shares(state)]
-        return [float(x) for x in self.evaluate(state)]
-
-    def __call__(self, state: State, action: Any) -> None:
-        if state.current_player != CHANCE:
-            return
-        outcomes = state.chance_outcomes()
-        if len(outcomes) > MAX_LUCK_OUTCOMES:
-            return
-        n = len(self.total)
-        expected = [0.0] * n
-        drawn = None
-        for outcome, p in outcomes:
-            state.apply(outcome)
-            try:
-                v = self.value(state)
-            finally:
-                state.undo()
-            for i in range(n):
-                expected[i] += float(p) * v[i]
-            if drawn is None and outcome == action:
-                drawn = v
-        if drawn is not None:
-            for i in range(n):
-                self.total[i] += expected[i] - drawn[i]
-
-
-def play_luck_chunk(
-    match: Match, tasks: Sequence[Task], game: Any
-) -> list[tuple[GameRecord, tuple[float, ...]]]:
-    """A worker's entry point (module level, so processes import it): each game of
-    ``tasks`` with the luck of its rolls by ``game``'s value model (:class:`Luck`)."""
-    evaluate = game.spec().evaluate
-    out = []
-    for task in tasks:
-        luck = Luck(evaluate, len(task.seats))
-        _, record = play_task(match, task, luck)
-        out.append((record, tuple(luck.total)))
-    return out
-
-
-def play_cut(
-    match: Match,
-    task: Task,
-    horizon: int,
-    evaluate: Callable[[Any], Sequence[float]],
-    settled: Callable[[Any], bool] | None,
-) -> tuple[GameRecord, tuple[float, ...] | None]:
-    """One game of ``task`` cut after ``horizon`` actions (chance outcomes included), at the
-    next position the game calls settled (:func:`~coronas.engine.mcts.may_cut`, as the
-    search cuts its playouts), and scored by the value model: its record and every seat's
-    score, the value model's chances there (made to sum to 1), or the win shares if the game
-    ended first. Played with the same seeds, in the same order, as :func:`play_task`, so a
-    game that ends before its horizon is the very game a plain run plays. The step cap and a
-    bot's error become the record's outcome, as there (no score)."""
-    from coronas.engine.mcts import may_cut
-    from coronas.engine.search import _as_chooser
-
-    state = match.start(task.game_seed)
-    choosers = [_as_chooser(match.bots[b]) for b in task.seats]
-    rng = random.Random(task.play_seed)
-    steps = decisions = 0
-    outcome, message, score = "ended", "", None
-    try:
-        while True:
-            player = state.current_player
-            if player == TERMINAL:
-                score = tuple(float(x) for x in win_shares(state))
-                break
-            if steps >= horizon and may_cut(state, steps - horizon, settled):
-                values = [float(x) for x in evaluate(state)]
-                total = sum(values)
-                if not (all(math.isfinite(v) and v >= 0 for v in values) and total > 0):
-                    raise ValueError(f"the value model gave {values} at a cut game's end")
-                score = tuple(v / total for v in values)
-                break
-            if steps >= match.max_steps:
-                outcome, message = "cap", f"the game did not end within {match.max_steps} steps"
-                break
-            if player == CHANCE:
-                action = state.sample_chance(rng)
-            else:
-                action = choosers[player](state, rng)
-                decisions += 1
-            state.apply(action)
-            steps += 1
-    except Exception as exc:  # a bot's failure is a result of the run, not its end
-        outcome, score = "error", None
-        message = f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE]
-    finished = outcome == "ended"
-    record = GameRecord(
-        index=task.index,
-        game_seed=task.game_seed,
-        play_seed=task.play_seed,
-        seats=task.seats,
-        winners=tuple(state.winners()) if finished and state.is_terminal() else (),
-        returns=tuple(state.returns()) if finished and state.is_terminal() else (),
-        actions=len(state.history),
-        decisions=decisions,
-        outcome=outcome,
-        message=message,
-    )
-    return record, score
-
-
-def play_cut_chunk(
-    match: Match, tasks: Sequence[Task], game: Any, horizon: int
-) -> list[tuple[GameRecord, tuple[float, ...] | None]]:
-    """A worker's entry point (module level, so processes import it): each game of
-    ``tasks`` cut after ``horizon`` actions and scored by ``game``'s value model
-    (:func:`play_cut`)."""
-    spec = game.spec()
-    return [play_cut(match, task, horizon, spec.evaluate, spec.settled) for task in tasks]
-
-
-def check_horizon(horizon: Any, game: Any, luck: bool) -> int | None:
-    """``horizon`` checked: None or 0 (games played to the end) gives None, a whole number
-    of actions from 1 to ``MAX_STEPS`` itself; anything else, a game without a value model
-    to score a cut game, or ``luck`` asked too, a :class:`ValueError` saying what was
-    expected."""
-    if horizon is None or (_whole(horizon, 0, 0)):
-        return None
-    if not _whole(horizon, 1, MAX_STEPS):
-        raise ValueError(
-            "horizon must be None or 0 (games played to the end) or a whole number of actions "
-            f"from 1 to {MAX_STEPS} after which a game is cut, got {horizon!r}"
-        )
-    if game.spec().evaluate is None:
-        raise ValueError(f"horizon: {game.name} declares no value model to score a cut game")
-    if luck:
-        raise ValueError("horizon and luck cannot be combined: give one or the other")
-    return horizon
 
 
 @dataclasses.dataclass
@@ -688,20 +329,6 @@ def view_of(state: State, viewer: int | None) -> str:
     if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < len(names):
         raise ValueError(f"viewer must be a seat from 0 to {len(names) - 1}, got {viewer!r}")
     return f"from {names[viewer]}'s view"
-
-
-def exact_allowed(state: State, viewer: int | None) -> bool:
-    """An exact walk sees the true position: not for a viewer in a game with secrets."""
-    return viewer is None or not state.game.has_secrets
-
-
-STOPPED = {
-    "games": "stopped: every figure has its games",
-    "precision": "stopped: every interval as narrow as asked",
-    "time": "stopped: the time was up",
-    "exact": "exact: nothing left to play",
-}
-"""Why an estimate stopped, in words (what a panel shows under its figures)."""
 
 
 @dataclasses.dataclass
@@ -781,10 +408,10 @@ def prepare(
 
 
 def exact_answers(setup: Setup, starts: Sequence[State]) -> list[tuple[Fraction, ...]] | None:
-    """Every seat's exact chance from each of ``starts`` (:func:`exact_win_chances`), or None
-    as soon as one cannot be had, or when exact answers are not asked for or not allowed (a
+    """Every seat's exact chance from each of ``starts`` (:func:`~.exact.exact_win_chances`), or
+    None as soon as one cannot be had, or when exact answers are not asked for or not allowed (a
     seat's view in a game with secrets). The attempts share one deadline,
-    :meth:`Budget.exact_deadline`: a failed attempt costs at most its share of the time."""
+    :meth:`~.budget.Budget.exact_deadline`: a failed attempt costs at most its share of the time."""
     if not (setup.exact and exact_allowed(setup.state, setup.viewer)):
         return None
     deadline = setup.budget.exact_deadline()

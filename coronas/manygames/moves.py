@@ -39,8 +39,8 @@ from typing import Any
 
 from coronas.engine.evaluation import win_shares
 from coronas.engine.state import State
+from coronas.manygames.budget import STOPPED
 from coronas.manygames.estimator import (
-    STOPPED,
     Arm,
     FromPosition,
     exact_answers,
@@ -445,16 +445,16 @@ def rank_actions(
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
     a tenth of it (:data:`QUICK_SECONDS` at most), the exact attempts share
-    :data:`~coronas.manygames.estimator.EXACT_SHARE` of it, and the games get the rest. At
+    :data:`~coronas.manygames.exact.EXACT_SHARE` of it, and the games get the rest. At
     least one game a live move is played.
 
     ``luck`` adjusts each game's shares by the luck of its rolls as the value model sees it
-    (:class:`~coronas.manygames.estimator.Luck`), as for ``win_chances``.
+    (:class:`~coronas.manygames.scoring.Luck`), as for ``win_chances``.
 
     ``horizon`` cuts each game after that many actions (chance outcomes included), at the
     next position the game calls settled, as the search cuts its playouts, and scores it by
     the value model: the mover's share is the model's chance there, not a 0/1 win
-    (:func:`~coronas.manygames.estimator.play_cut`). Cut games are quicker and less noisy,
+    (:func:`~coronas.manygames.scoring.play_cut`). Cut games are quicker and less noisy,
     but their figures estimate the model's view ``horizon`` actions on: biased by the model's
     error there, and their intervals are for that quantity. None or 0 plays every game to
     its end; a game without a value model, or ``luck`` with it, is refused.

@@ -16,9 +16,10 @@ From a seat's view (``viewer=p``) each game starts from a position resampled fro
 a player at the table may be shown. Without a viewer the games start from the true position,
 which only an analyst who sees every card may ask for; the result says which it is.
 
-The games, budgets, views and exact attempts are :mod:`~coronas.manygames.estimator`'s, shared
-with the ranking of the moves (:mod:`~coronas.manygames.moves`): this module says only what a
-seat's chances are and how they read.
+The games and views are :mod:`~coronas.manygames.estimator`'s, the budgets
+:mod:`~coronas.manygames.budget`'s and the exact attempts :mod:`~coronas.manygames.exact`'s,
+shared with the ranking of the moves (:mod:`~coronas.manygames.moves`): this module says only
+what a seat's chances are and how they read.
 """
 
 from __future__ import annotations
@@ -30,20 +31,17 @@ from typing import Any
 
 from coronas.engine.evaluation import win_shares
 from coronas.engine.state import State
+from coronas.manygames.budget import MAX_BATCH, STOPPED
 from coronas.manygames.estimator import (
     DEFAULT_BOT,
-    EXACT_SECONDS,
-    EXACT_SHARE,
-    MAX_BATCH,
-    STOPPED,
     Arm,
     BotError,
     FromPosition,
     exact_answers,
-    exact_win_chances,
     play_out,
     prepare,
 )
+from coronas.manygames.exact import EXACT_SECONDS, EXACT_SHARE, exact_win_chances
 from coronas.manygames.intervals import share_interval
 from coronas.manygames.runner import DEFAULT_MAX_STEPS
 
@@ -69,7 +67,7 @@ class WinChances:
     ``low[p]``/``high[p]`` its 95% Wilson interval. ``assumption`` says how the rest of the game was
     played; ``view`` whose information the games started from. ``unfinished`` counts games that
     reached the step cap (left out of the figures); ``luck``: each game's shares were adjusted by
-    the luck of its rolls as the value model sees it (:class:`~coronas.manygames.estimator.Luck`);
+    the luck of its rolls as the value model sees it (:class:`~coronas.manygames.scoring.Luck`);
     ``stopped`` why the games stopped (``games``, ``precision``, ``time``; empty while they go on,
     or for an exact answer).
     """
@@ -269,7 +267,7 @@ def win_chances(
     see, labelled "full information" in a game with hidden cards).
 
     ``luck`` adjusts each game's shares by the luck of its rolls and draws as the game's value
-    model sees it (:class:`~coronas.manygames.estimator.Luck`: a control variate of mean zero,
+    model sees it (:class:`~coronas.manygames.scoring.Luck`: a control variate of mean zero,
     so the estimate stays unbiased and its interval narrows by what the model explains;
     ``benchmarks/bench_luck.py`` measures it); the interval is then the normal interval of
     the adjusted shares.
