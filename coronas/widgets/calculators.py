@@ -46,9 +46,9 @@ __all__ = [
 class Field:
     """One input of a calculator.
 
-    ``kind`` is ``"int"`` (a slider from ``low`` to ``high``), ``"choice"`` (a dropdown of
-    ``options``, each a value or a ``(label, value)`` pair), ``"bool"`` (a checkbox) or
-    ``"text"`` (a text box).
+    ``kind`` is ``"int"`` (a slider from ``low`` to ``high`` by ``step``), ``"choice"`` (a
+    dropdown of ``options``, each a value or a ``(label, value)`` pair), ``"bool"`` (a
+    checkbox) or ``"text"`` (a text box).
     """
 
     name: str
@@ -58,6 +58,7 @@ class Field:
     low: int = 0
     high: int = 10
     options: tuple[Any, ...] = ()
+    step: int = 1
 
 
 @dataclasses.dataclass
@@ -163,6 +164,7 @@ class Calculator(PlainTextFallback):
                     value=value,
                     min=f.low,
                     max=f.high,
+                    step=f.step,
                     description=f.label,
                     style=style,
                     layout=layout,
