@@ -14,16 +14,8 @@ import pytest
 from coronas.cli._base import CommandError
 from coronas.cli.games import make_bots
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, RuleSet, State, mcts, play
-from coronas.engine.mcts import (
-    DEFAULT_SIMULATIONS,
-    EXPLORATION,
-    MCTSBot,
-    Search,
-    game_defaults,
-    parse_budget,
-    search,
-    tuned,
-)
+from coronas.engine.mcts import EXPLORATION, Search, game_defaults, search
+from coronas.engine.mctsbot import DEFAULT_SIMULATIONS, MCTSBot, parse_budget, tuned
 
 
 # -- a one-move game for three: the chooser decides who wins ---------------------------------------
@@ -376,10 +368,10 @@ def test_a_budget_of_more_than_a_minute_a_decision_is_said_when_the_bot_is_made(
     import logging
 
     from coronas.batalla import Game
-    from coronas.engine import mcts
-    from coronas.engine.mcts import decision_seconds, warn_if_slow
+    from coronas.engine import mctsbot
+    from coronas.engine.mctsbot import decision_seconds, warn_if_slow
 
-    monkeypatch.setattr(mcts, "_warned", set())  # said once a process: start afresh
+    monkeypatch.setattr(mctsbot, "_warned", set())  # said once a process: start afresh
     caplog.set_level(logging.WARNING, logger="coronas")
     # Batalla's tuned search: 2500 simulations in about half a second, 0.2 ms each
     from coronas.batalla.playout import SEARCH

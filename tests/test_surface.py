@@ -25,7 +25,8 @@ from coronas.engine import (
     play,
     register_game,
 )
-from coronas.engine.mcts import MCTSBot, Search, game_defaults
+from coronas.engine.mcts import Search, game_defaults
+from coronas.engine.mctsbot import MCTSBot
 from coronas.engine.search import RandomBot
 from coronas.engine.surface import GameSpec, check_secrets
 

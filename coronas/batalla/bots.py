@@ -25,7 +25,7 @@ from coronas.batalla.playout import SEARCH, SEARCH_CLASSIC, SEAT_ORDER, LightBot
 from coronas.batalla.rules import Rules
 from coronas.engine import MCTSBot, RandomBot
 from coronas.engine.learning import PolicyBot
-from coronas.engine.mcts import tuned
+from coronas.engine.mctsbot import tuned
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

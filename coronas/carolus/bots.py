@@ -26,7 +26,7 @@ from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
 from coronas.carolus.playout import SEARCH, SEARCH_CLASSIC, LightBot, court_lead, lead
 from coronas.engine import RandomBot
 from coronas.engine.learning import PolicyBot
-from coronas.engine.mcts import tuned
+from coronas.engine.mctsbot import tuned
 
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState

@@ -28,16 +28,18 @@ registry), :mod:`~coronas.engine.state` (the State), :mod:`~coronas.engine.advic
 of the move at hand), :mod:`~coronas.engine.journal` (the undo
 log), :mod:`~coronas.engine.saving` (saved games), :mod:`~coronas.engine.search` (bots, playouts,
 the exact tree walk), :mod:`~coronas.engine.chains` (exact answers where play has cycles),
-:mod:`~coronas.engine.mcts` (Monte Carlo tree search and its bot), :mod:`~coronas.engine.seats`
-(seats by name or by number counted from one, as people type them).
+:mod:`~coronas.engine.mcts` (Monte Carlo tree search), :mod:`~coronas.engine.playouts` (where a
+playout may stop), :mod:`~coronas.engine.mctsbot` (the search as a bot, and its budgets),
+:mod:`~coronas.engine.seats` (seats by name or by number counted from one, as people type them).
 """
 
 from coronas.engine.actions import Action, action_from_dict, action_to_dict
 from coronas.engine.advice import Odds
 from coronas.engine.errors import IllegalAction, RulesError, SaveFileError
 from coronas.engine.game import Game, available_games, register_game
-from coronas.engine.mcts import MCTSBot, Search
+from coronas.engine.mcts import Search
 from coronas.engine.mcts import search as _search
+from coronas.engine.mctsbot import MCTSBot
 from coronas.engine.rules import RuleSet
 from coronas.engine.saving import FORMAT_VERSION, load_game
 from coronas.engine.search import (

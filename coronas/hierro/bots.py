@@ -23,7 +23,7 @@ from typing import Any
 
 from coronas.engine import MCTSBot, RandomBot
 from coronas.engine.learning import PolicyBot
-from coronas.engine.mcts import tuned
+from coronas.engine.mctsbot import tuned
 from coronas.hierro import actions
 from coronas.hierro.playout import (
     CONSTANT_SCORES,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from coronas.engine.evaluation import win_shares
+from coronas.engine.playouts import may_cut
 from coronas.engine.state import CHANCE, TERMINAL, State
 from coronas.manygames.budget import MAX_STEPS, _whole
 from coronas.manygames.results import MAX_MESSAGE
@@ -96,13 +97,12 @@ def play_cut(
     settled: Callable[[Any], bool] | None,
 ) -> tuple[GameRecord, tuple[float, ...] | None]:
     """One game of ``task`` cut after ``horizon`` actions (chance outcomes included), at the
-    next position the game calls settled (:func:`~coronas.engine.mcts.may_cut`, as the
+    next position the game calls settled (:func:`~coronas.engine.playouts.may_cut`, as the
     search cuts its playouts), and scored by the value model: its record and every seat's
     score, the value model's chances there (made to sum to 1), or the win shares if the game
     ended first. Played with the same seeds, in the same order, as :func:`play_task`, so a
     game that ends before its horizon is the very game a plain run plays. The step cap and a
     bot's error become the record's outcome, as there (no score)."""
-    from coronas.engine.mcts import may_cut
     from coronas.engine.search import _as_chooser
 
     state = match.start(task.game_seed)
