@@ -245,18 +245,12 @@ class StateEffects:
     def resolution(self, region: int) -> Resolution:
         """What stopping the emperor in ``region`` would do now (nothing is changed)."""
         totals = self.strengths(region)
-        best = max(totals)
-        winner: int | None = totals.index(best) if best > 0 and totals.count(best) == 1 else None
+        change, new_owner, new_castles, totals_after = self._stop(
+            region, totals, self.castle_totals()
+        )
+        winner = None if change == "none" else new_owner
         owner = self.owner[region]
         castles = self.castles[region]
-        if winner is None:
-            change, new_owner, new_castles = "none", owner, castles
-        elif winner == owner:
-            change, new_owner, new_castles = "keep", owner, castles
-        elif castles == 0:
-            change, new_owner, new_castles = "build", winner, 1
-        else:
-            change, new_owner, new_castles = "replace", winner, castles
         ccw, cw = neighbours(self.ring, region)
         take_ccw = new_owner >= 0 and ccw != region and self.owner[ccw] == new_owner
         take_cw = new_owner >= 0 and cw not in (region, ccw) and self.owner[cw] == new_owner
@@ -266,11 +260,6 @@ class StateEffects:
             + self.members[region]
             + (self.members[cw] if take_cw else ())
         )
-        totals_after = self.castle_totals()
-        if new_owner >= 0:
-            totals_after[new_owner] += new_castles - (castles if owner == new_owner else 0)
-        if owner >= 0 and owner != new_owner:
-            totals_after[owner] -= castles
         regions_left = len(self.ring) - len(merged)
         over = (
             max(totals_after) >= self.rules.castle_target(self.num_players)
@@ -291,6 +280,40 @@ class StateEffects:
             regions_left=regions_left,
             game_over=over,
         )
+
+    def stop_totals(
+        self,
+        region: int,
+        totals: Sequence[int] | None = None,
+        before: Sequence[int] | None = None,
+    ) -> list[int]:
+        """Castles on the board each player would own after a stop in ``region`` (a merger
+        changes no count), where the players' totals are ``totals`` (default: as they stand,
+        :meth:`strengths`) and the castles ``before`` (default: :meth:`castle_totals`): a
+        what-if, such as one more knight there, without building a :class:`Resolution`."""
+        if totals is None:
+            totals = self.strengths(region)
+        after = self.castle_totals() if before is None else list(before)
+        return self._stop(region, totals, after)[3]
+
+    def _stop(
+        self, region: int, totals: Sequence[int], after: list[int]
+    ) -> tuple[str, int, int, list[int]]:
+        """What a stop in ``region`` does where the players' totals are ``totals``: the
+        change (see :class:`Resolution`), the owner and the castles of the region after it,
+        and ``after``, the castles each player owns, changed in place to what they own after
+        it. A unique highest total above zero wins; at a tie nothing changes."""
+        owner, castles = self.owner[region], self.castles[region]
+        best = max(totals)
+        if best <= 0 or totals.count(best) > 1:
+            return "none", owner, castles, after
+        winner = totals.index(best)
+        if winner == owner:
+            return "keep", owner, castles, after
+        after[winner] += castles or 1
+        if owner >= 0:
+            after[owner] -= castles
+        return ("replace", winner, castles, after) if castles else ("build", winner, 1, after)
 
     def castle_totals(self) -> list[int]:
         """Castles on the board owned by each player."""

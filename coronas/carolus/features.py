@@ -3,8 +3,10 @@ of a (position, action) pair. Nothing is hidden in Carolus Magnus: both read the
 
 The value features are what the hand-set evaluation (:func:`coronas.carolus.playout.evaluate`)
 weighs, one weight each, and the castles squared over the target (a lead counts for more near
-the end); the action features are the light player's scores and whether the light player
-would play the action. :data:`LEARNING` declares them.
+the end); the action features are the light player's scores, whether the light player would
+play the action, and what the greedy player weighs of a knight deployed (the castle lead it
+adds within reach, and whether it goes to a close court race). :data:`LEARNING` declares
+them.
 
 >>> from coronas.carolus import Game
 >>> state = Game(players=2, seed=1).new_initial_state()
@@ -14,17 +16,20 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
+from coronas.carolus.effects import family_controller
 from coronas.carolus.playout import (
     COURT,
     SCALE,
     _knight_value,
     _reach,
     _stop_leads,
+    court_lead,
     hand_set_evaluate,
+    lead,
     parts,
     settled,
 )
@@ -33,7 +38,7 @@ from coronas.engine.learning import Learning
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
 
-__all__ = ["ACTION_FEATURES", "FEATURES", "LEARNING", "action_features", "features"]
+__all__ = ["ACTION_FEATURES", "FEATURES", "LEARNING", "RACE", "action_features", "features"]
 
 FEATURES = ("castles", "projected", "court", "families", "to_move", "castles_sq", "hand_set")
 """What the value model reads of each player: castles on the board, castles it would hold if
@@ -66,16 +71,40 @@ def features(state: CarolusState) -> list[tuple[float, ...]]:
     ]
 
 
-ACTION_FEATURES = ("light", "lead", "disc", "steps", "knight", "court", "region")
+ACTION_FEATURES = (
+    "light",
+    "lead",
+    "disc",
+    "steps",
+    "knight",
+    "court",
+    "region",
+    "gain",
+    "race",
+)
 """What the move prior reads of an action: 1 where the light player's score is the best on
 offer; the castle lead the light player sees in it (the best stop within a disc's reach, or
 at the emperor's stop); the disc's size; the emperor's steps; the light player's value of a
-knight (or joker) placed; 1 for a knight to the own court, 1 for a knight to a region."""
+knight (or joker) placed; 1 for a knight to the own court, 1 for a knight to a region; how
+much a knight deployed raises the best castle lead within the disc's reach; and 1 for a
+knight to the own court of a family whose race is close (the court from two knights behind
+the best rival's to one ahead, so the knight moves its lead within two either way).
+
+The last two are what the greedy player weighs when it deploys. Without them the prior saw
+no difference between a knight that wins a region and one that does nothing, nor between a
+court knight that matters and one that does not: it sent every knight to the court, and two
+policy players froze the board, the emperor stopping where nothing could change, until the
+courts happened to shift control (about 13,000 actions a game; docs/performance.md)."""
+
+RACE = (-2, 1)
+"""The own court's lead over the best rival (before the knight) where a court knight counts
+for ``race``: the greedy player counts court leads from -2 to 2 (:mod:`coronas.carolus.bots`)."""
 
 
 def action_features(state: CarolusState, legal: Sequence[Any]) -> list[tuple[float, ...]]:
-    """Each of ``legal``'s :data:`ACTION_FEATURES` in ``state`` (the light player's look-ups,
-    no placement tried)."""
+    """Each of ``legal``'s :data:`ACTION_FEATURES` in ``state``: the light player's look-ups,
+    and for a knight deployed the stops in reach as they would be with it (no action tried:
+    :func:`_deploy_gain`)."""
     p = state.current_player
     first = legal[0]
     rows: list[list[float]] = []
@@ -83,25 +112,77 @@ def action_features(state: CarolusState, legal: Sequence[Any]) -> list[tuple[flo
         leads = _stop_leads(state, p, max(a.disc for a in legal))
         for a in legal:
             best = max(leads[: a.disc])
-            rows.append([best * 10 - 0.1 * a.disc, best, a.disc, 0, 0, 0, 0])
+            rows.append([best * 10 - 0.1 * a.disc, best, a.disc, 0, 0, 0, 0, 0, 0])
     elif isinstance(first, MoveEmperor):
         leads = _stop_leads(state, p, len(legal))
         for a in legal:
             here = leads[a.steps - 1]
-            rows.append([here * 10 - 0.01 * a.steps, here, 0, a.steps, 0, 0, 0])
+            rows.append([here * 10 - 0.01 * a.steps, here, 0, a.steps, 0, 0, 0, 0, 0])
     elif isinstance(first, Deploy | AssignJoker):
         reach = _reach(state, state.chosen[p] or 5)
         families = state.rules.families
+        gain = _deploy_gain(state, p, reach) if isinstance(first, Deploy) else None
+        control = state.control
+        low, high = RACE
         for a in legal:
-            value = _knight_value(state, p, families.index(a.family), a, reach)
-            region = getattr(a, "region", None) is not None
-            rows.append([value, 0, 0, 0, value, float(not region), float(region)])
+            f = families.index(a.family)
+            value = _knight_value(state, p, f, a, reach)
+            region = getattr(a, "region", None)
+            row = [value, 0, 0, 0, value, float(region is None), float(region is not None)]
+            if gain is None:  # a joker assigned: it goes to the reserve
+                row += [0, 0]
+            elif region is None:
+                row += [gain(f, None), float(low <= court_lead(state, p, f) <= high)]
+            else:  # only a family someone controls counts, and only at a stop in reach
+                row += [gain(f, region) if control[f] >= 0 and region in reach else 0, 0]
+            rows.append(row)
     else:
         return [(0.0,) * len(ACTION_FEATURES) for _ in legal]
     top = max(row[0] for row in rows)
     for row in rows:
         row[0] = float(row[0] == top)
     return [tuple(row) for row in rows]
+
+
+def _deploy_gain(
+    state: CarolusState, p: int, reach: frozenset[int]
+) -> Callable[[int, int | None], int]:
+    """``gain(f, region)``: how much one knight of family ``f`` deployed to ``region`` (None:
+    ``p``'s court) raises ``p``'s best castle lead at the stops in ``reach`` (a region in
+    reach, of a family someone controls). A knight in a region adds one to its family's
+    controller's total there; one in the court may move the family, and its knights at every
+    stop, to ``p``. Each stop is scored by the rules (``state.stop_totals``) with those
+    totals."""
+    control, court, knights = state.control, state.court, state.knights
+    now = state.castle_totals()
+    strengths = {r: state.strengths(r) for r in reach}
+    leads = {r: lead(state.stop_totals(r, strengths[r], now), p) for r in reach}
+    best = max(leads.values())
+
+    def best_with(changed: dict[int, list[int]]) -> int:
+        return max(
+            lead(state.stop_totals(r, changed[r], now), p) if r in changed else here
+            for r, here in leads.items()
+        )
+
+    def gain(f: int, region: int | None) -> int:
+        holder = control[f]
+        if region is not None:
+            totals = list(strengths[region])
+            totals[holder] += 1
+            return best_with({region: totals}) - best
+        if family_controller([c[f] + (q == p) for q, c in enumerate(court)], holder) == holder:
+            return 0
+        changed = {}  # p takes the family: its knights count for p, no longer for the holder
+        for r in reach:
+            if knights[r][f]:
+                totals = changed[r] = list(strengths[r])
+                totals[p] += knights[r][f]
+                if holder >= 0:
+                    totals[holder] -= knights[r][f]
+        return best_with(changed) - best
+
+    return gain
 
 
 LEARNING = Learning(
