@@ -1,8 +1,11 @@
 """Fitting a game's value model and move prior from seeded self-play (``coronas train``).
 
 The games: greedy players in every seat; in every other game one seat (rotated) plays the
-light playout policy, and in every fourth game another seat plays the shipped move prior
-(``policy``), so that the positions include uneven play. From each game: a share ``rate`` of
+light playout policy, and in every fourth game another seat plays a move prior's best move
+(``policy``), so that the positions include uneven play. That prior is an input of the run,
+like its seed: by default the shipped one (none while none is shipped), or the one in a file
+named, or none; the provenance records its file's SHA-256, so that a seeded command refits
+the same models whatever prior is shipped at the time. From each game: a share ``rate`` of
 the positions where a cut playout may be scored (the game's ``settled``), with each seat's
 value features, the hand-set evaluation's prediction and, once the game is over, the win
 shares; and a share ``rate`` of the greedy seats' decisions among two or more actions, with
@@ -32,6 +35,7 @@ from coronas.engine.learning import (
     Learning,
     ModelFileError,
     MovePrior,
+    PolicyBot,
     ValueModel,
     choice_log_loss,
     fit_choice,
@@ -60,22 +64,30 @@ class GameSamples:
     ended: bool = True
 
 
-def _seats(game: Any, players: int, seed: int, with_policy: bool) -> tuple[list[Any], list[str]]:
+def _seats(
+    game: Any, players: int, seed: int, policy: MovePrior | None
+) -> tuple[list[Any], list[str]]:
     names = ["greedy"] * players
     if seed % 2:
         names[seed % players] = "light"
-    if with_policy and seed % 4 == 2:
+    if policy is not None and seed % 4 == 2:
         names[(seed + 1) % players] = "policy"
-    return [game.bot(n) for n in names], names
+    bots = [PolicyBot(prior=policy) if n == "policy" else game.bot(n) for n in names]
+    return bots, names
 
 
-def game_samples(name: str, players: int, rate: float, with_policy: bool, seed: int) -> GameSamples:
-    """One seeded training game of the game called ``name`` and what it gave."""
+def game_samples(
+    name: str, players: int, rate: float, policy: tuple[float, ...] | None, seed: int
+) -> GameSamples:
+    """One seeded training game of the game called ``name`` and what it gave; ``policy`` is
+    the weights of the prior the policy seats play (None: no policy seat), passed as values
+    so that every worker plays the same prior whatever file is shipped."""
     from coronas.engine import available_games
 
     game = available_games()[name]
     spec = learning_of(game)
-    bots, names = _seats(game, players, seed, with_policy)
+    prior = None if policy is None else MovePrior(spec.action_names, policy, spec.action_features)
+    bots, names = _seats(game, players, seed, prior)
     rng = random.Random(seed)
     state = game(players=players, seed=seed).new_initial_state()
     positions, choices = [], []
@@ -143,9 +155,11 @@ class TrainingResult:
     def report(self) -> str:
         """The figures, as text."""
         v, p = self.value.fitted, self.prior.fitted
+        digest = v.get("policy_prior_sha256")
         lines = [
             f"{v['games']} games from seed {v['seed']}, {v['players']} players, bots "
             f"{', '.join(v['bots'])}; {self.unfinished} unfinished games dropped",
+            *([f"the policy seats' prior: SHA-256 {digest}"] if digest else []),
             "",
             f"value model: {v['positions']} positions fitted, {v['held_out_positions']} held out",
             f"  held-out log-loss {v['log_loss']:.4f} nats; {v['baseline']}: "
@@ -182,12 +196,18 @@ class TrainingResult:
         return paths
 
 
-def _has_prior(spec: Learning) -> bool:
+def _policy_prior(spec: Learning, source: str | Path | bool) -> MovePrior | None:
+    """The prior the policy seats play: the one in the file ``source``, refused with
+    :class:`ModelFileError` if it is not a good prior of the game; for True the shipped one,
+    None if none is shipped (or it no longer fits the game's features); None for False."""
+    if not isinstance(source, bool):
+        return spec.move_prior(source)
+    if not source:
+        return None
     try:
-        spec.move_prior()
-    except (ModelFileError, OSError):
-        return False
-    return True
+        return spec.move_prior(spec.path("prior"))  # read now, not the copy kept for play
+    except ModelFileError:
+        return None
 
 
 def train(
@@ -199,10 +219,14 @@ def train(
     players: int | None = None,
     progress: bool = True,
     executor: Callable[[int], Any] | None = None,
+    policy_prior: str | Path | bool = True,
 ) -> TrainingResult:
     """Play ``games`` seeded games of ``game`` and fit its value model and move prior (the
     first 80% of the games), measured on the rest. ``jobs`` worker processes (1: in this
-    one); ``players`` defaults to the game's declared table."""
+    one); ``players`` defaults to the game's declared table. ``policy_prior`` is the prior
+    the policy seats play: a move prior file of the game, True for the shipped one if one is
+    shipped, False for no policy seat; its file's SHA-256 goes into the provenance
+    (``policy_prior_sha256``, None without policy seats)."""
     from coronas import __version__
     from coronas.engine import available_games
 
@@ -213,8 +237,8 @@ def train(
     game_cls = available_games()[game]
     spec = learning_of(game_cls)
     players = players or spec.players
-    with_policy = _has_prior(spec)
-    work = partial(game_samples, game, players, rate, with_policy)
+    policy = _policy_prior(spec, policy_prior)
+    work = partial(game_samples, game, players, rate, None if policy is None else policy.weights)
     seeds = range(seed, seed + games)
     bar = None
     if progress:
@@ -252,12 +276,12 @@ def train(
         raise ValueError(f"{games} games gave too few positions to fit and measure: play more")
     v_weights = fit_choice([(rows, won) for rows, _, won in v_fit], l2=L2)
     p_weights = fit_choice(c_fit, l2=L2)
-    bots = ["greedy", "light"] + (["policy"] if with_policy else [])
     common = {
         "seed": seed,
         "games": games,
         "players": players,
-        "bots": bots,
+        "bots": ["greedy", "light"] + (["policy"] if policy is not None else []),
+        "policy_prior_sha256": None if policy is None else policy.file_sha256,
         "rate": rate,
         "version": __version__,
     }

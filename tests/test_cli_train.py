@@ -1,8 +1,10 @@
-"""``coronas train``: a small seeded refit writes model files that load back, and bad options
-are refused as usage mistakes."""
+"""``coronas train``: a small seeded refit writes model files that load back, the policy
+seats play the prior named (or none) and the files say which, and bad options and a bad
+prior file are refused as usage mistakes."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from coronas.cli import main
@@ -41,3 +43,38 @@ def test_train_refuses_bad_options(capsys):
     assert main(["train", "batalla", "--rate", "0"]) == 2
     assert main(["train", "nosuchgame"]) == 2
     assert "unknown game" in capsys.readouterr().err
+    assert main(["train", "batalla", "--no-policy", "--policy-prior", "p.json"]) == 2
+    assert "not allowed with" in capsys.readouterr().err
+
+
+def _train(tmp_path, *options):
+    out = tmp_path / "out"
+    argv = ["train", "batalla", "--games", "8", "--seed", "0", "--out", str(out)]
+    return main([*argv, "--no-progress", *options]), out
+
+
+def test_train_plays_the_policy_prior_given_or_none(tmp_path, capsys):
+    spec = learning_of(available_games()["batalla"])
+    prior = tmp_path / "prior.json"
+    prior.write_bytes(spec.path("prior").read_bytes())
+    status, out = _train(tmp_path, "--policy-prior", str(prior))
+    assert status == 0
+    digest = hashlib.sha256(prior.read_bytes()).hexdigest()
+    assert f"SHA-256 {digest}" in capsys.readouterr().out
+    fitted = spec.move_prior(out / "move_prior.json").fitted
+    assert fitted["bots"] == ["greedy", "light", "policy"]
+    assert fitted["policy_prior_sha256"] == digest
+    status, out = _train(tmp_path, "--no-policy")
+    assert status == 0
+    fitted = spec.value_model(out / "value_model.json").fitted
+    assert fitted["bots"] == ["greedy", "light"] and fitted["policy_prior_sha256"] is None
+
+
+def test_train_refuses_a_bad_policy_prior_naming_file_and_field(tmp_path, capsys):
+    prior = tmp_path / "prior.json"
+    data = json.loads(learning_of(available_games()["batalla"]).path("prior").read_text())
+    data["weights"][0] = "heavy"
+    prior.write_text(json.dumps(data))
+    status, out = _train(tmp_path, "--policy-prior", str(prior))
+    assert status == 2 and not out.exists()
+    assert f"{prior}: weights[0]: expected a number" in capsys.readouterr().err

@@ -1,9 +1,10 @@
 """Learned judgement: the conditional-logit fit against answers worked by hand and a seeded
-recovery, the model files and their refusals, the shipped models' quality on a refit, and
-the learned player."""
+recovery, the model files and their refusals, the shipped models' quality on a refit, a
+refit's reproducibility whatever prior is shipped, and the learned player."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
@@ -103,6 +104,9 @@ def _good(tmp_path, game="batalla", kind="value"):
         (lambda d: d["fitted"].update(log_loss=None), "fitted.log_loss"),
         (lambda d: d["fitted"].pop("bots"), "fitted.bots"),
         (lambda d: d["fitted"].update(extra=1), "fitted.extra"),
+        (lambda d: d["fitted"].update(policy_prior_sha256="ab" * 31), "fitted.policy_prior_sha256"),
+        (lambda d: d["fitted"].update(policy_prior_sha256="AB" * 32), "fitted.policy_prior_sha256"),
+        (lambda d: d["fitted"].update(policy_prior_sha256=1), "fitted.policy_prior_sha256"),
         (lambda d: d.update(more=1), "more"),
     ],
 )
@@ -133,6 +137,18 @@ def test_a_model_file_reads_back_equal(tmp_path):
     model.save(tmp_path / "v.json", "batalla")
     again = spec.value_model(tmp_path / "v.json")
     assert again.weights == model.weights and again.fitted == model.fitted
+    assert again.file_sha256 == hashlib.sha256((tmp_path / "v.json").read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("digest", [None, "0123456789abcdef" * 4])
+def test_the_policy_prior_digest_may_be_null_or_hex(tmp_path, digest):
+    """Older files have no ``policy_prior_sha256`` (the shipped ones load above); a file
+    that has it holds a SHA-256 in lower-case hex, or null for a run without policy seats."""
+    spec, data = _good(tmp_path)
+    data["fitted"]["policy_prior_sha256"] = digest
+    path = tmp_path / "value_model.json"
+    path.write_text(json.dumps(data))
+    assert spec.value_model(path).fitted["policy_prior_sha256"] == digest
 
 
 @pytest.mark.parametrize("game", ["batalla", "carolus", "hierro"])
@@ -168,6 +184,54 @@ def test_a_small_seeded_refit_gives_the_shipped_quality(game):
         TOLERANCE
     )
     assert result.prior.fitted["log_loss"] < result.prior.fitted["baseline_log_loss"] / 2
+
+
+# -- a refit is reproducible whatever prior is shipped ------------------------------------------
+def _other_prior(tmp_path):
+    """A Batalla prior file unlike the shipped one (its weights negated): the policy seats
+    play it, not the shipped prior."""
+    _, data = _good(tmp_path, kind="prior")
+    data["weights"] = [-w for w in data["weights"]]
+    path = tmp_path / "other_prior.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_refit_with_a_given_prior_repeats_and_names_it(tmp_path):
+    """Seeds 0-7 include two games with a policy seat (seeds 2 and 6); one worker or two,
+    the run plays the prior in the file given, and its provenance names that file by its
+    SHA-256."""
+    path = _other_prior(tmp_path)
+    first = train("batalla", games=8, seed=0, progress=False, policy_prior=path)
+    again = train("batalla", games=8, seed=0, jobs=2, progress=False, policy_prior=path)
+    shipped = train("batalla", games=8, seed=0, progress=False)
+    assert (first.value.weights, first.prior.weights) == (again.value.weights, again.prior.weights)
+    assert first.prior.weights != shipped.prior.weights
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    for model in (first.value, first.prior):
+        assert model.fitted["bots"] == ["greedy", "light", "policy"]
+        assert model.fitted["policy_prior_sha256"] == digest
+    spec = learning_of(GAMES["batalla"])
+    assert shipped.value.fitted["policy_prior_sha256"] == spec.move_prior().file_sha256
+
+
+def test_a_refit_without_policy_seats_records_none(tmp_path):
+    result = train("batalla", games=8, seed=0, progress=False, policy_prior=False)
+    for model in (result.value, result.prior):
+        assert model.fitted["bots"] == ["greedy", "light"]
+        assert model.fitted["policy_prior_sha256"] is None
+    result.save(tmp_path, "batalla")
+    spec = learning_of(GAMES["batalla"])
+    assert spec.move_prior(tmp_path / "move_prior.json").fitted["policy_prior_sha256"] is None
+
+
+def test_a_bad_policy_prior_is_refused_naming_file_and_field(tmp_path):
+    _, data = _good(tmp_path, game="carolus", kind="prior")
+    path = tmp_path / "carolus_prior.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ModelFileError) as info:
+        train("batalla", games=8, seed=0, progress=False, policy_prior=path)
+    assert str(path) in str(info.value) and ": game:" in str(info.value)
 
 
 # -- the learned player ---------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """``coronas train GAME``: refit a game's value model and move prior from seeded self-play.
 
-Plays ``--games`` seeded games (greedy, light and policy seats), fits both models on the
-first 80% and measures them on the rest (:func:`coronas.training.train`), prints the figures
-and writes ``value_model.json`` and ``move_prior.json`` into ``--out`` (by default the game's
-package data, the files the game ships and reads).
+Plays ``--games`` seeded games (greedy, light and policy seats; the policy seats play the
+shipped move prior, the one in ``--policy-prior FILE``, or none with ``--no-policy``), fits
+both models on the first 80% and measures them on the rest (:func:`coronas.training.train`),
+prints the figures and writes ``value_model.json`` and ``move_prior.json`` into ``--out`` (by
+default the game's package data, the files the game ships and reads).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ MAX_GAMES = 10**6
 
 
 def run(args: argparse.Namespace) -> int:
-    from coronas.engine.learning import forget_loaded, learning_of
+    from coronas.engine.learning import ModelFileError, forget_loaded, learning_of
     from coronas.training import train
 
     game_cls = games.find_game(args.game)
@@ -30,15 +31,19 @@ def run(args: argparse.Namespace) -> int:
         spec = learning_of(game_cls)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    result = train(
-        game_cls.name,
-        games=args.games,
-        seed=args.seed,
-        jobs=args.jobs,
-        rate=args.rate,
-        players=args.players,
-        progress=not args.no_progress,
-    )
+    try:
+        result = train(
+            game_cls.name,
+            games=args.games,
+            seed=args.seed,
+            jobs=args.jobs,
+            rate=args.rate,
+            players=args.players,
+            progress=not args.no_progress,
+            policy_prior=False if args.no_policy else args.policy_prior or True,
+        )
+    except ModelFileError as exc:  # the --policy-prior file, refused before any game
+        raise CommandError(str(exc)) from None
     print(f"coronas train {game_cls.name}")
     print(result.report())
     out = args.out or str(resources.files(spec.package).joinpath("data"))
@@ -86,6 +91,13 @@ def add_parser(sub: Any) -> None:
         metavar="R",
         help="share of positions and of greedy decisions kept, in (0, 1] (default 0.1)",
     )
+    policy = p.add_mutually_exclusive_group()
+    policy.add_argument(
+        "--policy-prior",
+        metavar="FILE",
+        help="the move prior the policy seats play (default: the shipped one, if any)",
+    )
+    policy.add_argument("--no-policy", action="store_true", help="no policy seat")
     p.add_argument(
         "--out",
         metavar="DIR",

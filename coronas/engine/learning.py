@@ -29,9 +29,11 @@ to fit.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -231,6 +233,9 @@ class LinearModel:
         self.names = tuple(names)
         self.weights = tuple(float(w) for w in weights)
         self.fitted = dict(fitted or {})
+        self.file_sha256: str | None = None
+        """The SHA-256 of the file the model was read from (:func:`load_model`), else None:
+        what a refit's provenance names a prior by."""
 
     def to_dict(self, game: str) -> dict[str, Any]:
         """The model file's content."""
@@ -324,6 +329,9 @@ _FITTED_NUMBERS = {
     "baseline_log_loss": (float, 0.0, 1e3),
 }
 _FITTED_TEXTS = ("baseline", "version")
+_FITTED_OPTIONAL = ("policy_prior_sha256",)
+"""Fields of ``fitted`` that older files lack: the SHA-256 of the prior the policy seats
+played (null: no policy seat)."""
 
 
 def _refuse(where: str, field: str, message: str) -> ModelFileError:
@@ -364,7 +372,7 @@ def check_model(data: Any, where: str, kind: str, game: str, names: Sequence[str
     fitted = data.get("fitted")
     if not isinstance(fitted, dict):
         raise _refuse(where, "fitted", "expected an object saying how the model was fitted")
-    allowed = {*_FITTED_NUMBERS, *_FITTED_TEXTS, "bots", "rate"}
+    allowed = {*_FITTED_NUMBERS, *_FITTED_TEXTS, *_FITTED_OPTIONAL, "bots", "rate"}
     extra = sorted(set(fitted) - allowed)
     if extra:
         raise _refuse(where, f"fitted.{extra[0]}", "unknown field")
@@ -389,13 +397,23 @@ def check_model(data: Any, where: str, kind: str, game: str, names: Sequence[str
     rate = fitted.get("rate")
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 < rate <= 1:
         raise _refuse(where, "fitted.rate", "expected the share of positions kept, in (0, 1]")
+    digest = fitted.get("policy_prior_sha256")
+    if digest is not None and not (
+        isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)
+    ):
+        raise _refuse(
+            where,
+            "fitted.policy_prior_sha256",
+            f"expected the policy prior's SHA-256 in 64 hex digits, or null, got {short(digest)}",
+        )
 
 
 def load_model(
     source: str | Path | Any, kind: str, game: str, names: Sequence[str], features: Callable
 ) -> ValueModel | MovePrior:
     """The model of ``kind`` (``"value"`` or ``"prior"``) in the file ``source`` (a path or
-    an ``importlib.resources`` file), checked field by field (:func:`check_model`)."""
+    an ``importlib.resources`` file), checked field by field (:func:`check_model`), with the
+    SHA-256 of the bytes read as its ``file_sha256``."""
     if kind not in KINDS:
         raise ValueError(f"kind is one of {KINDS}, got {kind!r}")
     where = str(source)
@@ -414,7 +432,9 @@ def load_model(
     fitted = dict(data["fitted"])
     for field in ("log_loss", "baseline_log_loss"):
         fitted[field] = float(fitted[field])
-    return cls(names, data["weights"], features, fitted)
+    model = cls(names, data["weights"], features, fitted)
+    model.file_sha256 = hashlib.sha256(raw).hexdigest()
+    return model
 
 
 # -- a game's declaration ----------------------------------------------------------------------
