@@ -56,4 +56,4 @@ def test_the_strength_benchmark_plays_named_pairings():
         for r in rows
     )
     assert any("one policy seat against greedy" in r for r in rows), out.stdout
-    assert any("prior='game'" in r for r in rows)  # the timed search is the PUCT one
+    assert any("| mcts " in r and "MCTSBot(" in r for r in rows)  # the search is timed

@@ -467,10 +467,10 @@ def test_each_game_names_its_tuned_search_bot():
     )
     timed = Batalla.bot("mcts:1s")
     assert timed.seconds == 1 and timed.simulations is None and timed.depth == SEARCH["depth"]
-    assert bot.prior is SEARCH["prior"] is True  # PUCT on the game's move prior
+    assert bot.prior is None and "prior" not in SEARCH  # plain UCT: the prior copies greedy
     assert repr(bot) == (
         f"MCTSBot(simulations={SEARCH['simulations']}, c={SEARCH['c']:.4g}, "
-        "playout='default', depth=3, prior='game')"
+        "playout='default', depth=3)"
     )
     state = Batalla(seed=1).new_initial_state()
     assert game_defaults(state).evaluate is evaluate  # the cut playouts' scores
@@ -600,6 +600,9 @@ def test_both_searches_are_offered_in_every_game():
             classic.prior is None and classic.simulations == playout.SEARCH_CLASSIC["simulations"]
         )
         assert classic.c == playout.SEARCH_CLASSIC["c"]
-        assert new.prior is True and new.simulations == playout.SEARCH["simulations"]
+        assert (
+            new.prior is playout.SEARCH.get("prior")
+            and new.simulations == playout.SEARCH["simulations"]
+        )
         assert game.bot("mcts-classic:7").simulations == 7
         assert bots["mcts-classic"].name == "mcts-classic"
