@@ -9,10 +9,11 @@ Run from the repository root::
     python benchmarks/bench_advice.py --results advice.jsonl   # stop with Ctrl-C, run again
                                                                # to go on where it stopped
 
-The positions: Corona de Hierro at the README's position (4 players, seed 1, after 40 steps
-of light play), then ``--decisions`` held-out decisions a game: seeded games of light play
-(seeds from 90,000, none of them among the games the models were fitted on), each stopped at
-the first decision with a choice after a seeded number of steps. At each, ``rank_actions``
+The positions: Corona de Hierro at the README's position (its ``coronas play hierro --players
+4 --seed 1 --bots greedy,random,random,random --max-steps 40``: 29 moves), then
+``--decisions`` held-out decisions a game: seeded games of light play (seeds from 90,000,
+none of them among the games the models were fitted on), each stopped at the first decision
+with a choice after a seeded number of steps. At each, ``rank_actions``
 with the default options, ``time=T`` (10 s) and ``jobs`` worker processes (2: the two cores);
 then the reference: every move played (no move left out by the value model or the move
 prior, only the racing on paired intervals), ``factor * T`` seconds (20 times) and another
@@ -38,6 +39,11 @@ from typing import Any
 import _machine
 
 README_POSITION = ("hierro", 4, 1, 40)
+"""The README's game: ``coronas play hierro --players 4 --seed 1 --bots
+greedy,random,random,random --max-steps 40 --save game.json`` (:func:`readme_position`)."""
+README_PLAY = (
+    "play hierro --players 4 --seed 1 --bots greedy,random,random,random --max-steps 40 --quiet"
+)
 PLAYERS = {"batalla": 2, "carolus": 2, "hierro": 4}
 """The seats at the held-out decisions: Corona de Hierro at the README's four."""
 STEPS = {"batalla": (10, 60), "carolus": (10, 120), "hierro": (20, 200)}
@@ -58,6 +64,25 @@ def position(name: str, players: int, seed: int, steps: int) -> Any:
             return None
         state.apply(state.sample_chance(rng) if state.is_chance_node() else bot.choose(state, rng))
     return state
+
+
+def readme_position() -> Any:
+    """The position the README's ``coronas advise game.json`` reads: its ``coronas play``
+    command run as written, the game saved and loaded."""
+    import contextlib
+    import io
+    import tempfile
+
+    from coronas.cli import main as coronas
+    from coronas.engine import load_game
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.json"
+        with contextlib.redirect_stdout(io.StringIO()):
+            status = coronas([*README_PLAY.split(), "--save", str(path)])
+        if status:
+            raise SystemExit(f"coronas {README_PLAY}: exit status {status}")
+        return load_game(path)
 
 
 def held_out(name: str, count: int) -> list[tuple[int, int, Any]]:
@@ -186,7 +211,7 @@ def main() -> None:
         key = f"{name} {players}p seed {seed} after {steps}"
         r = done.get(key)
         if r is None:
-            state = position(name, players, seed, steps)
+            state = readme_position() if group == "README" else position(name, players, seed, steps)
             budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
             r = advise(state, budget, {**budget, "time": factor * seconds, "seed": 1})
             r.update(decision=key, group=group, settings=settings, commit=commit)

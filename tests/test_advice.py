@@ -225,6 +225,9 @@ def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch, tmp_path)
     assert bench.read_results(results, settings)["d"]["regret"] == got["regret"]
     with pytest.raises(SystemExit, match=r"advice\.jsonl, line 1: measured with"):
         bench.read_results(results, {**settings, "time": 10.0})
+    # the README's position is its own commands' game: 40 steps, then a Hierro decision
+    readme = bench.readme_position()
+    assert len(readme.history) == 40 and len(readme.legal_actions()) >= 2
     decisions = bench.held_out("batalla", 2)
     assert [(s, n) for s, n, _ in decisions] == [(s, n) for s, n, _ in bench.held_out("batalla", 2)]
     for seed, steps, decision in decisions:
