@@ -310,13 +310,14 @@ def test_a_horizon_needs_a_value_model_and_is_not_combined_with_luck():
 
 
 def test_the_move_prior_keeps_its_likeliest_moves_until_they_hold_the_mass_asked():
-    prior = [0.0625, 0.5, 0.125, 0.25, 0.0625]
-    # 1/2 + 1/4 + 1/8 = 7/8 is short of 0.9, so the fourth likeliest (index 0, ties by
-    # position) comes in: 15/16
+    prior = [0.075, 0.5, 0.125, 0.25, 0.05]
+    # 1/2 + 1/4 + 1/8 = 7/8 is short of 0.9, so the fourth likeliest (index 0) comes in: 0.95
     assert prior_kept(prior, 0.9) == {1, 3, 2, 0}
     assert prior_kept(prior, 0.5) == {1, 3, 2}  # 1/2 reached, but at least three are kept
     assert prior_kept(prior, 0.5, also=4) == {1, 3, 2, 4}  # and the quick estimate's best
     assert prior_kept([1 / 25] * 25, PRIOR_MASS) == set(range(25))  # a flat prior keeps all
+    # 0.9 is reached with the third move, but the fourth is as likely as the third
+    assert prior_kept([0.6, 0.3, 0.05, 0.05], 0.9) == {0, 1, 2, 3}
 
 
 def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_prior():

@@ -30,6 +30,7 @@ is not always the move most likely to win.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import time as clock
 from collections.abc import Sequence
@@ -76,11 +77,12 @@ one with more is scored where it stands."""
 DROP_BEHIND = 0.25
 """A move the quick estimate puts this far (in chance of winning) behind the best is not
 played out: 25 points is beyond what the value models get wrong on held-out positions."""
-PRIOR_MASS = 0.99
+PRIOR_MASS = 0.95
 """The moves played out are the learned player's likeliest, taken in order of the game's move
 prior until together they hold this much of its probability (and at least
 :data:`MIN_PRIOR_KEPT` of them, and the quick estimate's best); the rest are left out of the
-games, each with its prior. A flat prior leaves nothing out: with 25 moves each holds 4%."""
+games, each with its prior. Moves as likely as the last one kept are kept with it, so a flat
+prior leaves nothing out."""
 MIN_PRIOR_KEPT = 3
 """The fewest moves the move prior keeps in the games."""
 MIN_DROP_GAMES = 40
@@ -361,16 +363,18 @@ def prior_values(
 
 def prior_kept(prior: Sequence[float], mass: float, also: int | None = None) -> set[int]:
     """The moves the prior keeps: its likeliest, in order, until together they hold ``mass``
-    of its probability, at least :data:`MIN_PRIOR_KEPT` of them; and ``also`` (a move's
-    index, such as the quick estimate's best)."""
+    of its probability, at least :data:`MIN_PRIOR_KEPT` of them, with every move as likely as
+    the last one kept; and ``also`` (a move's index, such as the quick estimate's best)."""
     order = sorted(range(len(prior)), key=lambda i: -prior[i])
     kept: set[int] = set()
-    total = 0.0
+    total, last = 0.0, math.inf
     for i in order:
-        if total >= mass and len(kept) >= MIN_PRIOR_KEPT:
+        # moves as likely as the last one kept stay with it: a flat prior leaves nothing out
+        if total >= mass and len(kept) >= MIN_PRIOR_KEPT and prior[i] < last * (1 - 1e-9):
             break
         kept.add(i)
         total += prior[i]
+        last = prior[i]
     if also is not None:
         kept.add(also)
     return kept
