@@ -81,6 +81,7 @@ __all__ = [
     "ResultsFileError",
     "Task",
     "draw_tasks",
+    "game_record",
     "play_task",
     "rotated_seats",
     "run",
@@ -181,20 +182,25 @@ def play_task(
     except Exception as exc:  # a bot's failure is a result of the run, not its end
         outcome = "error"
         message = f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE]
-    finished = outcome == "ended"
-    record = GameRecord(
+    return state, game_record(task, state, outcome, message, decisions)
+
+
+def game_record(task: Task, state: State, outcome: str, message: str, decisions: int) -> GameRecord:
+    """The record of ``task``'s game, stopped at ``state`` for ``outcome`` (its winners and
+    returns only if it ``"ended"`` at the end of the game)."""
+    over = outcome == "ended" and state.is_terminal()
+    return GameRecord(
         index=task.index,
         game_seed=task.game_seed,
         play_seed=task.play_seed,
         seats=task.seats,
-        winners=tuple(state.winners()) if finished else (),
-        returns=tuple(state.returns()) if finished else (),
+        winners=tuple(state.winners()) if over else (),
+        returns=tuple(state.returns()) if over else (),
         actions=len(state.history),
         decisions=decisions,
         outcome=outcome,
         message=message,
     )
-    return state, record
 
 
 def play_chunk(

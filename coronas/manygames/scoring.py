@@ -15,7 +15,7 @@ from coronas.engine.playouts import may_cut
 from coronas.engine.state import CHANCE, TERMINAL, State
 from coronas.manygames.budget import MAX_STEPS, _whole
 from coronas.manygames.results import MAX_MESSAGE
-from coronas.manygames.runner import GameRecord, Match, Task, play_task
+from coronas.manygames.runner import GameRecord, Match, Task, game_record, play_task
 
 __all__ = [
     "MAX_LUCK_OUTCOMES",
@@ -136,20 +136,7 @@ def play_cut(
     except Exception as exc:  # a bot's failure is a result of the run, not its end
         outcome, score = "error", None
         message = f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE]
-    finished = outcome == "ended"
-    record = GameRecord(
-        index=task.index,
-        game_seed=task.game_seed,
-        play_seed=task.play_seed,
-        seats=task.seats,
-        winners=tuple(state.winners()) if finished and state.is_terminal() else (),
-        returns=tuple(state.returns()) if finished and state.is_terminal() else (),
-        actions=len(state.history),
-        decisions=decisions,
-        outcome=outcome,
-        message=message,
-    )
-    return record, score
+    return game_record(task, state, outcome, message, decisions), score
 
 
 def play_cut_chunk(
