@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -218,7 +216,6 @@ def train(
     rate: float = 0.1,
     players: int | None = None,
     progress: bool = True,
-    executor: Callable[[int], Any] | None = None,
     policy_prior: str | Path | bool = True,
 ) -> TrainingResult:
     """Play ``games`` seeded games of ``game`` and fit its value model and move prior (the
@@ -248,7 +245,9 @@ def train(
     results: list[GameSamples] = []
     try:
         if jobs > 1:
-            with ProcessPoolExecutor(jobs) as pool:
+            from coronas.manygames.runner import worker_pool
+
+            with worker_pool(jobs) as pool:
                 for r in pool.map(work, seeds, chunksize=4):
                     results.append(r)
                     if bar:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
+
+import pytest
 
 from coronas.cli import main
 from coronas.engine import available_games
@@ -78,3 +81,57 @@ def test_train_refuses_a_bad_policy_prior_naming_file_and_field(tmp_path, capsys
     status, out = _train(tmp_path, "--policy-prior", str(prior))
     assert status == 2 and not out.exists()
     assert f"{prior}: weights[0]: expected a number" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table in /proc")
+def test_one_ctrl_c_stops_training_on_two_workers_at_once(tmp_path):
+    # Ctrl-C at a terminal reaches the command and its workers (one process group): training
+    # ends within 2 s with exit 130, no traceback from any worker, no process left, and no
+    # model file half written.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.test_cli import _group_members
+
+    args = ["train", "batalla", "--games", "5000", "--jobs", "2", "--no-progress"]
+    args += ["--out", str(tmp_path)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+
+    def as_at_a_terminal() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "coronas.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=as_at_a_terminal,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(_group_members(proc.pid)) < 3:
+            time.sleep(0.05)
+        time.sleep(1.0)  # the workers are playing games
+        assert proc.poll() is None
+        os.killpg(proc.pid, signal.SIGINT)
+        sent = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+        left = _group_members(proc.pid)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for pid in _group_members(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 130, (out, err)
+    assert took < 2, took
+    assert left == [], left
+    assert "Traceback" not in err, err
+    assert "interrupted" in err
+    assert list(tmp_path.iterdir()) == []
