@@ -8,8 +8,9 @@ The floor above the games and their exact odds, below plotting and the widgets:
   :mod:`~coronas.manygames.ratings`: the analyst's summaries of bots' games;
 * :mod:`~coronas.manygames.estimator`: the one estimator of a position's figures from games
   (batches, executors, views), behind :mod:`~coronas.manygames.winchances` (each seat's
-  chance of winning) and :mod:`~coronas.manygames.moves` (every move ranked), with its
-  budgets and stopping rules (:mod:`~coronas.manygames.budget`), its exact attempts
+  chance of winning) and :mod:`~coronas.manygames.moves` (every move ranked: judged at once
+  by :mod:`~coronas.manygames.judgement`, read as a :mod:`~coronas.manygames.ranking`), with
+  its budgets and stopping rules (:mod:`~coronas.manygames.budget`), its exact attempts
   (:mod:`~coronas.manygames.exact`) and its games scored beyond their result
   (:mod:`~coronas.manygames.scoring`: luck-adjusted or cut);
 * :mod:`~coronas.manygames.intervals`: the intervals around what they estimate.

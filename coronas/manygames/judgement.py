@@ -1,0 +1,170 @@
+"""The quick judgements of every move, made before any game is played: its chance of winning
+by the game's value model (:func:`quick_values`) and how likely the game's learned player is to
+choose it, by its move prior (:func:`prior_values`), with the rule that keeps the likeliest
+moves (:func:`prior_kept`) and the limits all of them keep to.
+
+They take under a second and need neither bots nor games, so they live apart from the games:
+:func:`~.moves.rank_actions` shows the quick estimate at once and uses both judgements to leave
+out of the games the moves not worth them (:data:`DROP_BEHIND`, :data:`PRIOR_MASS`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time as clock
+from collections.abc import Sequence
+from typing import Any
+
+from coronas.engine.evaluation import win_shares
+from coronas.engine.state import State
+
+__all__ = [
+    "DROP_BEHIND",
+    "MAX_QUICK_OUTCOMES",
+    "MIN_PRIOR_KEPT",
+    "PRIOR_MASS",
+    "QUICK_RESAMPLES",
+    "QUICK_SECONDS",
+    "prior_kept",
+    "prior_values",
+    "quick_values",
+]
+
+QUICK_SECONDS = 1.0
+"""The most the quick estimate of every move may take (a tenth of a ``time`` budget when that
+is less): one pass over the moves is always made, more resamples while time is left."""
+QUICK_RESAMPLES = 8
+"""The most positions resampled for the viewer in a game with secrets."""
+MAX_QUICK_OUTCOMES = 64
+"""A roll or draw right after a move with at most this many outcomes is averaged exactly;
+one with more is scored where it stands."""
+DROP_BEHIND = 0.25
+"""A move the quick estimate puts this far (in chance of winning) behind the best is not
+played out: 25 points is beyond what the value models get wrong on held-out positions."""
+PRIOR_MASS = 0.95
+"""The moves played out are the learned player's likeliest, taken in order of the game's move
+prior until together they hold this much of its probability (and at least
+:data:`MIN_PRIOR_KEPT` of them, and the quick estimate's best); the rest are left out of the
+games, each with its prior. Moves as likely as the last one kept are kept with it, so a flat
+prior leaves nothing out."""
+MIN_PRIOR_KEPT = 3
+"""The fewest moves the move prior keeps in the games."""
+
+
+def _value(state: State, evaluate: Any, seat: int) -> float:
+    """Seat ``seat``'s chance of winning at ``state`` by the value model: exact at the end;
+    at a roll or draw with few outcomes, their exact expectation (one level)."""
+    if state.is_terminal():
+        return float(win_shares(state)[seat])
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        if len(outcomes) <= MAX_QUICK_OUTCOMES:
+            total = 0.0
+            for outcome, p in outcomes:
+                state.apply(outcome)
+                try:
+                    end = state.is_terminal()
+                    total += float(p) * (
+                        float(win_shares(state)[seat]) if end else float(evaluate(state)[seat])
+                    )
+                finally:
+                    state.undo()
+            return total
+    return float(evaluate(state)[seat])
+
+
+def quick_values(
+    state: State,
+    viewer: int | None = None,
+    seconds: float = QUICK_SECONDS,
+    seed: int | None = 0,
+) -> list[float] | None:
+    """Every legal action's chance of winning for the seat to move by the game's value model
+    (``Game.spec().evaluate``) on the position after it, in ``state.legal_actions()`` order;
+    None if the game declares no value model.
+
+    At a roll or draw right after the move, the exact expectation over its outcomes (at most
+    :data:`MAX_QUICK_OUTCOMES`); with a ``viewer`` in a game with secrets, the average over
+    positions resampled for the viewer (up to :data:`QUICK_RESAMPLES`, while ``seconds`` last;
+    one pass is always made). Cheap: a few thousand evaluations at most."""
+    evaluate = state.game.spec().evaluate
+    mover = state.current_player
+    if evaluate is None or mover < 0:
+        return None
+    actions = list(state.legal_actions())
+    deadline = clock.monotonic() + seconds
+    secrets = viewer is not None and state.game.has_secrets
+    rng = random.Random(seed)
+    sums = [0.0] * len(actions)
+    counts = [0] * len(actions)
+    for k in range(QUICK_RESAMPLES if secrets else 1):
+        if k and clock.monotonic() > deadline:
+            break
+        start = state.resample(viewer, rng) if secrets else state.clone()
+        listed = start.legal_actions() if secrets else actions
+        for i, action in enumerate(actions):
+            mine = listed[i] if secrets and i < len(listed) and listed[i] == action else action
+            try:
+                start.apply(mine)
+            except Exception:  # not legal in this resample: this one does not count
+                continue
+            try:
+                sums[i] += _value(start, evaluate, mover)
+                counts[i] += 1
+            finally:
+                start.undo()
+    if not all(counts):  # a move no resample allowed: score it on the position itself
+        base = state.clone()
+        for i, action in enumerate(actions):
+            if not counts[i]:
+                base.apply(action)
+                sums[i], counts[i] = _value(base, evaluate, mover), 1
+                base.undo()
+    return [s / c for s, c in zip(sums, counts, strict=True)]
+
+
+def prior_values(
+    state: State, viewer: int | None = None, seed: int | None = 0
+) -> list[float] | None:
+    """Every legal action's probability under the game's move prior (how likely the learned
+    player is to choose it), in ``state.legal_actions()`` order; None if the game ships no
+    move prior. With a ``viewer`` in a game with secrets, the average over positions
+    resampled for the viewer (up to :data:`QUICK_RESAMPLES`), so that no hidden card counts;
+    None if no resample lists the same moves."""
+    learning = state.game.spec().learning
+    if learning is None or state.current_player < 0:
+        return None
+    prior = learning.move_prior()
+    actions = list(state.legal_actions())
+    if not (viewer is not None and state.game.has_secrets):
+        return prior.probabilities(state, actions)
+    rng = random.Random(seed)
+    sums, counted = [0.0] * len(actions), 0
+    for _ in range(QUICK_RESAMPLES):
+        start = state.resample(viewer, rng)
+        if list(start.legal_actions()) != actions:
+            continue
+        for i, p in enumerate(prior.probabilities(start, actions)):
+            sums[i] += p
+        counted += 1
+    return [s / counted for s in sums] if counted else None
+
+
+def prior_kept(prior: Sequence[float], mass: float, also: int | None = None) -> set[int]:
+    """The moves the prior keeps: its likeliest, in order, until together they hold ``mass``
+    of its probability, at least :data:`MIN_PRIOR_KEPT` of them, with every move as likely as
+    the last one kept; and ``also`` (a move's index, such as the quick estimate's best)."""
+    order = sorted(range(len(prior)), key=lambda i: -prior[i])
+    kept: set[int] = set()
+    total, last = 0.0, math.inf
+    for i in order:
+        # moves as likely as the last one kept stay with it: a flat prior leaves nothing out
+        if total >= mass and len(kept) >= MIN_PRIOR_KEPT and prior[i] < last * (1 - 1e-9):
+            break
+        kept.add(i)
+        total += prior[i]
+        last = prior[i]
+    if also is not None:
+        kept.add(also)
+    return kept
