@@ -343,8 +343,13 @@ def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_pr
             assert row["games"] == 4 and not row["dropped"]
         else:
             assert row["games"] == 0
-            assert row["dropped"].startswith("left out of the games: the learned player would")
+            assert row["dropped"].startswith("left out: the learned player would choose it")
+    # the rule is said once, in what the figures rest on, not beside every move left out
+    rule = "moves the learned player would choose, up to 95% of its choices, were played out"
+    assert ranking.prior_mass == PRIOR_MASS and rule in ranking.basis()
+    assert str(ranking).count("of its choices") == 1
     every = state.rank_actions(games=4, seed=1, exact=False, prior_mass=None, drop_behind=None)
     assert all(r["games"] == 4 and not r["dropped"] for r in every.rows)
+    assert every.prior_mass is None and "learned player" not in every.basis()
     with pytest.raises(ValueError, match="prior_mass"):
         state.rank_actions(games=4, prior_mass=1.5)

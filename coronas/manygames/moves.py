@@ -287,16 +287,15 @@ def rank_actions(
                     f"left out of the games: the value model puts it "
                     f"{(best_quick - v) * 100:.0f} points behind the best move"
                 )
+    left_by_prior = False  # whether the prior left a move out: its rule is then said once
     if prior is not None and prior_mass is not None:
         best = None if quick is None else max(range(len(actions)), key=lambda i: quick[i])
         kept = prior_kept(prior, prior_mass, best)
         for i, arm in enumerate(arms):
             if i not in kept and not arm.dropped:
                 often = f"{prior[i]:.1%}" if prior[i] >= 0.001 else "less than 0.1%"
-                arm.dropped = (
-                    f"left out of the games: the learned player would choose it {often} of "
-                    f"the time (the moves played hold {prior_mass:.0%} of its choices)"
-                )
+                arm.dropped = f"left out: the learned player would choose it {often} of the time"
+                left_by_prior = True
     looks = 0  # how many times the moves were compared for dropping
     versus: list[tuple[float, float, float] | None] = [None] * len(actions)
 
@@ -340,6 +339,7 @@ def rank_actions(
             held_out=held,
             luck=luck,
             horizon=horizon,
+            prior_mass=prior_mass if left_by_prior else None,
         )
         return ranking, widest
 

@@ -44,6 +44,9 @@ class ActionRanking:
     and scored by the value model (None: games played to the end). A cut game's figure is the
     value model's chance at the cut, so the figures and intervals are those of that score, a
     biased estimate of the chance of winning by as much as the model errs there.
+    ``prior_mass``, when the move prior left moves out of the games, is the share of the
+    learned player's choices the moves played out were taken to hold (None: it left none out);
+    the rule is said once, in :meth:`basis`, and each move left out gives only its own prior.
     """
 
     player: str
@@ -58,6 +61,7 @@ class ActionRanking:
     stopped: str = dataclasses.field(default="", compare=False)
     luck: bool = False
     horizon: int | None = None
+    prior_mass: float | None = None
 
     def basis(self) -> str:
         """What the figures rest on, in words."""
@@ -73,6 +77,11 @@ class ActionRanking:
                 )
             how += ", 95% intervals"
             how += ", the same games for every move" if self.common else ", games of its own"
+            if self.prior_mass is not None:
+                how += (
+                    "; moves the learned player would choose, up to "
+                    f"{self.prior_mass:.0%} of its choices, were played out"
+                )
         return f"{how}; {self.assumption}; {self.view}"
 
     def stop_note(self) -> str:
