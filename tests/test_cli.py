@@ -146,8 +146,31 @@ def test_simulate_shows_a_progress_bar(capsys):
     assert status == 0 and "50/50" in err
 
 
-def test_simulate_interrupted_by_sigint_resumes_to_the_uninterrupted_summary(capsys, tmp_path):
+def start_at_a_terminal(command: list[str], group: bool = False) -> subprocess.Popen:
+    """``command`` started as a terminal would start it: Ctrl-C at its defaults (a test run
+    before in the same worker may leave it ignored, which a child inherits and Python keeps),
+    this checkout importable, text pipes for its output; with ``group`` in a process group
+    of its own, as a terminal's job, so that a Ctrl-C can reach it and its workers."""
     import os
+    import signal
+
+    def as_at_a_terminal() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=as_at_a_terminal,
+        start_new_session=group,
+    )
+
+
+def test_simulate_interrupted_by_sigint_resumes_to_the_uninterrupted_summary(capsys, tmp_path):
     import signal
     import time
 
@@ -156,22 +179,7 @@ def test_simulate_interrupted_by_sigint_resumes_to_the_uninterrupted_summary(cap
     args = ["simulate", "batalla", "--bots", "greedy,random", "--games", str(games)]
     args += ["--seed", "9"]
     args += ["--no-progress", "--out", str(path)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-
-    def as_at_a_terminal() -> None:
-        # A test run before this one in the same worker may leave Ctrl-C ignored, which a
-        # child inherits (and Python then keeps): give the command a terminal's Ctrl-C.
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "coronas.cli", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=as_at_a_terminal,
-    )
+    proc = start_at_a_terminal([sys.executable, "-m", "coronas.cli", *args])
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if path.exists() and len(path.read_bytes().splitlines()) > 10:
@@ -242,21 +250,7 @@ def test_one_ctrl_c_stops_a_run_at_once_keeping_every_game_played(tmp_path, comm
     path = tmp_path / "run.jsonl"
     args = [command, "batalla", "--bots", "greedy", "random", "--games", "40"]
     args += ["--jobs", str(jobs), "--no-progress", "--out", str(path)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-
-    def as_at_a_terminal() -> None:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SLOW_GREEDY, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=as_at_a_terminal,
-        start_new_session=True,  # its own process group, as a terminal's job
-    )
+    proc = start_at_a_terminal([sys.executable, "-c", SLOW_GREEDY, *args], group=True)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None:

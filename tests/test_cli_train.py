@@ -90,29 +90,14 @@ def test_one_ctrl_c_stops_training_on_two_workers_at_once(tmp_path):
     # model file half written.
     import os
     import signal
-    import subprocess
     import sys
     import time
 
-    from tests.test_cli import _group_members
+    from tests.test_cli import _group_members, start_at_a_terminal
 
     args = ["train", "batalla", "--games", "5000", "--jobs", "2", "--no-progress"]
     args += ["--out", str(tmp_path)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-
-    def as_at_a_terminal() -> None:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "coronas.cli", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=as_at_a_terminal,
-        start_new_session=True,
-    )
+    proc = start_at_a_terminal([sys.executable, "-m", "coronas.cli", *args], group=True)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and len(_group_members(proc.pid)) < 3:
