@@ -237,14 +237,46 @@ def _group_members(pgid: int) -> list[int]:
     return found
 
 
+def kill_group(proc: subprocess.Popen) -> None:
+    """Kill ``proc``'s process group, whatever is left of it."""
+    import os
+    import signal
+
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    for pid in _group_members(proc.pid):
+        os.kill(pid, signal.SIGKILL)
+
+
+def ctrl_c_to_group(proc: subprocess.Popen) -> str:
+    """Ctrl-C at a terminal to ``proc``'s process group (the command and its workers), and
+    the promise checked: it ends within 2 s with exit 130, no traceback, no process of the
+    group left. Returns what it wrote to stderr."""
+    import os
+    import signal
+    import time
+
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+        sent = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+        left = _group_members(proc.pid)
+    finally:
+        kill_group(proc)
+    assert proc.returncode == 130, (out, err)
+    assert took < 2, took
+    assert left == [], left  # no worker runs on
+    assert "Traceback" not in err, err
+    return err
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table in /proc")
 @pytest.mark.parametrize(("command", "jobs"), [("simulate", 1), ("simulate", 2), ("tournament", 2)])
 def test_one_ctrl_c_stops_a_run_at_once_keeping_every_game_played(tmp_path, command, jobs):
     # Ctrl-C at a terminal: SIGINT to the whole process group (the command and its workers)
     # while games are in play (about a second a game). The run ends within 2 s, exit 130, no
     # traceback, no process of the group left, every game that ended kept, the way on said.
-    import os
-    import signal
     import time
 
     path = tmp_path / "run.jsonl"
@@ -260,20 +292,11 @@ def test_one_ctrl_c_stops_a_run_at_once_keeping_every_game_played(tmp_path, comm
         time.sleep(0.3)  # into the next games
         assert proc.poll() is None
         before = len(path.read_bytes().splitlines()) - 1
-        os.killpg(proc.pid, signal.SIGINT)
-        sent = time.monotonic()
-        out, err = proc.communicate(timeout=30)
-        took = time.monotonic() - sent
-        left = _group_members(proc.pid)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-        for pid in _group_members(proc.pid):
-            os.kill(pid, signal.SIGKILL)
-    assert proc.returncode == 130, (out, err)
-    assert took < 2, took
-    assert left == [], left  # no worker runs on
-    assert "Traceback" not in err and "Exception" not in err, err
+    except BaseException:
+        kill_group(proc)
+        raise
+    err = ctrl_c_to_group(proc)
+    assert "Exception" not in err, err
     kept = len(path.read_text().splitlines()) - 1
     assert 2 <= before <= kept < 40
     assert f"interrupted after {kept} of 40 games" in err
