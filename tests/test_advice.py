@@ -115,7 +115,7 @@ def test_a_move_far_behind_in_the_quick_estimate_is_left_out_of_the_games():
     ranking = rank_actions(start(), RandomBot(), games=40, seed=1, exact=False, drop_behind=0.5)
     rows = {r["label"]: r for r in ranking.rows}
     assert rows["fold"]["games"] == 0 and rows["fold"]["chance"] == 0
-    assert rows["fold"]["dropped"].startswith("left out of the games: the value model puts it 67")
+    assert rows["fold"]["dropped"].startswith("left out: the value model puts it 67")
     assert rows["coin"]["games"] == 40 and not rows["coin"]["dropped"]  # 17 points behind
     assert ranking.rows[-1]["label"] == "fold"  # dropped moves come last
     with pytest.raises(ValueError, match="drop_behind"):

@@ -284,7 +284,7 @@ def rank_actions(
         for arm, v in zip(arms, quick, strict=True):
             if v < best_quick - drop_behind:
                 arm.dropped = (
-                    f"left out of the games: the value model puts it "
+                    f"left out: the value model puts it "
                     f"{(best_quick - v) * 100:.0f} points behind the best move"
                 )
     left_by_prior = False  # whether the prior left a move out: its rule is then said once
