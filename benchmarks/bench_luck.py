@@ -3,18 +3,21 @@ of its rolls takes out, and what it costs.
 
 Run from the repository root::
 
-    python benchmarks/bench_luck.py            # about a minute and a half
+    python benchmarks/bench_luck.py            # about two minutes
     python benchmarks/bench_luck.py --quick    # a few seconds, to check that it runs
 
 From a mid-game position of each game (a seeded game between light bots, stopped halfway
 through its length; Corona de Hierro at 3 players), the rest of the game is played out
-``GAMES`` times by the default bot on the same seeded games twice: plainly, and with each
-game's shares adjusted by the luck of its rolls (``win_chances(..., luck=True)``: the sum over
-the game's chance nodes of ``E[V(child)] - V(drawn child)``, ``V`` the game's value model, a
-control variate of mean zero). Reported per game: the variance of seat 0's per-game value
-both ways, their ratio (the games the adjusted estimate needs for the same interval, as a
-share of the plain one's), and the seconds a game takes both ways (the adjustment values every
-outcome of every roll and draw of at most 64 outcomes).
+``GAMES`` times by the default bot on the same seeded games twice: plainly, and with the luck
+of each game's rolls measured (``win_chances(..., luck=True)``: the sum over the game's chance
+nodes of ``V(drawn child) - E[V(child)]``, ``V`` the game's value model, a control variate of
+mean zero). Reported per game: seat 0's mean share plainly and adjusted, the variance of its
+per-game share, the ratio of the adjusted variance to it (the games the adjusted estimate
+needs for the same interval, as a share of the plain one's) with the luck taken off with
+coefficient 1 and with the coefficient fitted from the games (the regression of the shares
+on the luck, shared by the seats, ``intervals.luck_coefficient``), that coefficient, and the
+milliseconds a game takes both ways (the adjustment values every outcome of every roll and
+draw of at most 64 outcomes).
 """
 
 from __future__ import annotations
@@ -24,8 +27,12 @@ import random
 import statistics
 import time
 
-from coronas.engine import available_games
-from coronas.manygames.estimator import FromPosition, Games, seat_bots
+import _machine
+
+_machine.ensure_importable()
+
+from coronas.engine import available_games  # noqa: E402
+from coronas.manygames.estimator import Arm, FromPosition, Games, seat_bots  # noqa: E402
 
 GAMES = 600
 POSITIONS = [("batalla", 2, 1), ("carolus", 2, 1), ("hierro", 3, 1)]
@@ -49,19 +56,26 @@ def measure(name: str, players: int, seed: int, games: int) -> dict[str, float]:
     state = halfway(name, players, seed)
     bots = seat_bots(state, None)
     out: dict[str, float] = {}
+    arm = Arm(FromPosition(state), players, luck=True)
     for luck in (False, True):
         with Games(bots, 7, None, 1, 100_000) as runs:
             tasks = runs.draw(games)
             began = time.perf_counter()
             got = runs.play(FromPosition(state), tasks, luck)
             seconds = time.perf_counter() - began
-        values = got.adjusted if luck else got.per_game
-        seat0 = [float(v[0]) for v in values if v is not None]
-        key = "luck" if luck else "plain"
-        out[f"{key}_mean"] = statistics.fmean(seat0)
-        out[f"{key}_var"] = statistics.variance(seat0)
-        out[f"{key}_ms"] = 1000 * seconds / games
-    out["ratio"] = out["luck_var"] / out["plain_var"]
+        out["luck_ms" if luck else "plain_ms"] = 1000 * seconds / games
+        if luck:  # the very games of the plain run, with their luck measured
+            arm.add(got)
+    ended = [(g, c) for g, c in zip(arm.per_game, arm.luck_terms, strict=True) if g is not None]
+    plain = [float(g[0]) for g, _ in ended]
+    out["plain_mean"] = statistics.fmean(plain)
+    out["fitted_mean"] = float(arm.chance(0))
+    out["plain_var"] = statistics.variance(plain)
+    whole = [float(g[0]) - c[0] for g, c in ended]
+    out["ratio_one"] = statistics.variance(whole) / out["plain_var"]
+    out["coefficient"] = float(arm.coefficient() or 0)
+    fitted = [v for v in arm.shares(0) if v is not None]
+    out["ratio_fitted"] = statistics.variance(fitted) / out["plain_var"]
     return out
 
 
@@ -70,18 +84,35 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="40 games a position")
     args = parser.parse_args()
     games = 40 if args.quick else GAMES
-    print(
-        "| game | mean, plain | mean, adjusted | variance, plain | variance, adjusted | ratio "
-        "| ms a game, plain | ms a game, adjusted |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
+    print(f"Luck-adjusted games, {games} a position ({_machine.machine_line()})")
+    header = [
+        "game",
+        "mean, plain",
+        "mean, adjusted",
+        "variance, plain",
+        "ratio, coefficient 1",
+        "fitted coefficient",
+        "ratio, fitted",
+        "ms a game, plain",
+        "ms a game, adjusted",
+    ]
+    rows = []
     for name, players, seed in POSITIONS:
         r = measure(name, players, seed, games)
-        print(
-            f"| {name} ({players} players) | {r['plain_mean']:.3f} | {r['luck_mean']:.3f} "
-            f"| {r['plain_var']:.3f} | {r['luck_var']:.3f} | {r['ratio']:.2f} "
-            f"| {r['plain_ms']:.1f} | {r['luck_ms']:.1f} |"
+        rows.append(
+            [
+                f"{name} ({players} players)",
+                f"{r['plain_mean']:.3f}",
+                f"{r['fitted_mean']:.3f}",
+                f"{r['plain_var']:.3f}",
+                f"{r['ratio_one']:.2f}",
+                f"{r['coefficient']:.2f}",
+                f"{r['ratio_fitted']:.2f}",
+                f"{r['plain_ms']:.1f}",
+                f"{r['luck_ms']:.1f}",
+            ]
         )
+    print(_machine.table(header, rows))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,13 @@ from coronas.engine.evaluation import shares, win_shares
 from coronas.engine.state import State
 from coronas.manygames.budget import Budget, check_options, game_cost
 from coronas.manygames.exact import exact_allowed, exact_win_chances
-from coronas.manygames.intervals import normal_interval, share_interval
+from coronas.manygames.intervals import (
+    LuckSums,
+    luck_coefficient,
+    luck_interval,
+    normal_interval,
+    share_interval,
+)
 from coronas.manygames.runner import (
     DEFAULT_MAX_STEPS,
     GameRecord,
@@ -210,61 +216,37 @@ class Games:
     def play(
         self, start: FromPosition, tasks: list[Task], luck: bool = False, horizon: int | None = None
     ) -> Played:
-        """The games of ``tasks`` from ``start``, summed up (:class:`Played`); with ``luck`` each
-        game's shares adjusted by the luck of its rolls (:class:`~.scoring.Luck`) too; with a
+        """The games of ``tasks`` from ``start``, summed up (:class:`Played`); with ``luck`` the
+        luck of each game's rolls (:class:`~.scoring.Luck`) kept beside its shares; with a
         ``horizon``, each game cut after that many actions and scored by the value model
         (:func:`~.scoring.play_cut`). A game whose bot raised stops everything with a
         :class:`BotError` carrying its message."""
         match = Match(start, self.bots, self.max_steps)
         chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
-        corrections: list[tuple[float, ...]] | None = None
         game = type(start.state.game)
         if horizon:
             return self._summed(
-                self._play_scored(match, tasks, chunk, play_cut_chunk, game, horizon), True
+                self._play_scored(match, tasks, chunk, play_cut_chunk, game, horizon), "score"
             )
         if luck:
-            pairs = self._play_scored(match, tasks, chunk, play_luck_chunk, game)
-            records = [r for r, _ in pairs]
-            corrections = [c for _, c in pairs]
-        else:
-            records = run(match, tasks, executor=self.executor, chunk_size=chunk)
-        n = len(self.bots)
-        got = Played([Fraction(0)] * n, [Fraction(0)] * n, 0, 0, [])
-        if corrections is None:
-            return self._summed([(r, None) for r in records], False)
-        for k, r in enumerate(records):
-            if r.outcome == "error":
-                raise BotError(
-                    f"a game played out from here failed (game seed {r.game_seed}, play seed "
-                    f"{r.play_seed}): {r.message}"
-                )
-            if not r.finished:
-                got.unfinished += 1
-                got.per_game.append(None)
-                got.adjusted.append(None)
-                continue
-            got.ended += 1
-            won = shares(r.winners, n, exact=True)
-            got.per_game.append(won)
-            if corrections is not None:
-                got.adjusted.append(
-                    tuple(float(w) + c for w, c in zip(won, corrections[k], strict=True))
-                )
-            for p, share in enumerate(won):
-                got.totals[p] += share
-                got.squares[p] += share * share
-        return got
+            return self._summed(
+                self._play_scored(match, tasks, chunk, play_luck_chunk, game), "luck"
+            )
+        records = run(match, tasks, executor=self.executor, chunk_size=chunk)
+        return self._summed([(r, None) for r in records], "")
 
     def _summed(
-        self, pairs: Sequence[tuple[GameRecord, tuple[float, ...] | None]], scored: bool
+        self, pairs: Sequence[tuple[GameRecord, tuple[float, ...] | None]], figure: str
     ) -> Played:
-        """Games summed up seat by seat: each game's win shares (exact), or with ``scored``
-        the scores that come with the records (a cut game's, floats); the scores are also
-        kept as ``adjusted``, what an arm of scored games reads."""
+        """Games summed up seat by seat, each game's win shares (exact) and what the figure
+        that comes with its record is: with ``figure`` ``"score"`` a cut game's score (floats,
+        summed in place of the shares and kept as ``adjusted``, what an arm of cut games
+        reads), with ``"luck"`` the luck of its rolls (kept as ``luck_terms``), with ``""``
+        none."""
         n = len(self.bots)
         got = Played([Fraction(0)] * n, [Fraction(0)] * n, 0, 0, [])
-        for r, score in pairs:
+        kept = {"score": got.adjusted, "luck": got.luck_terms}.get(figure)
+        for r, extra in pairs:
             if r.outcome == "error":
                 raise BotError(
                     f"a game played out from here failed (game seed {r.game_seed}, play seed "
@@ -273,14 +255,14 @@ class Games:
             if not r.finished:
                 got.unfinished += 1
                 got.per_game.append(None)
-                if scored:
-                    got.adjusted.append(None)
+                if kept is not None:
+                    kept.append(None)
                 continue
             got.ended += 1
-            won: tuple[Any, ...] = shares(r.winners, n, exact=True) if score is None else score
+            won: tuple[Any, ...] = extra if figure == "score" else shares(r.winners, n, exact=True)
             got.per_game.append(won)
-            if scored:
-                got.adjusted.append(won)
+            if kept is not None:
+                kept.append(extra)
             for p, share in enumerate(won):
                 got.totals[p] += share
                 got.squares[p] += share * share
@@ -311,7 +293,9 @@ class Games:
 class Played:
     """A batch of games: each seat's total share of the wins and the sum of its squared
     shares over the games that ended, how many ended and did not, and each game's shares in
-    task order (None for a game that did not end)."""
+    task order (None for a game that did not end); for cut games each one's score
+    (``adjusted``), for luck-adjusted games the luck of each one's rolls, every seat's
+    (``luck_terms``), in the same order."""
 
     totals: list[Fraction]
     squares: list[Fraction]
@@ -319,6 +303,7 @@ class Played:
     unfinished: int
     per_game: list[tuple[Fraction, ...] | None]
     adjusted: list[tuple[float, ...] | None] = dataclasses.field(default_factory=list)
+    luck_terms: list[tuple[float, ...] | None] = dataclasses.field(default_factory=list)
 
 
 def view_of(state: State, viewer: int | None) -> str:
@@ -431,7 +416,10 @@ def exact_answers(setup: Setup, starts: Sequence[State]) -> list[tuple[Fraction,
 class Arm:
     """One start played out: its games summed up seat by seat (a shared win counted 1/k),
     each game's shares in task order (None for one that did not end), and whether it is
-    still ``live`` (played in the next batch) or was dropped, and why (``dropped``)."""
+    still ``live`` (played in the next batch) or was dropped, and why (``dropped``). With
+    ``luck``, each game's luck too (``luck_terms``) and every seat's sums of shares and luck
+    (``luck_sums``), from which the luck's coefficient and the figures are had; with ``cut``,
+    each cut game's score (``adjusted``)."""
 
     start: FromPosition
     seats: int
@@ -444,10 +432,13 @@ class Arm:
     luck: bool = False
     adjusted: list[tuple[float, ...] | None] = dataclasses.field(default_factory=list)
     cut: int = 0
+    luck_terms: list[tuple[float, ...] | None] = dataclasses.field(default_factory=list)
+    luck_sums: list[LuckSums] = dataclasses.field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.totals = self.totals or [Fraction(0)] * self.seats
         self.squares = self.squares or [Fraction(0)] * self.seats
+        self.luck_sums = self.luck_sums or [LuckSums() for _ in range(self.seats)]
 
     @property
     def live(self) -> bool:
@@ -471,32 +462,63 @@ class Arm:
         self.unfinished += got.unfinished
         self.per_game += got.per_game
         self.adjusted += got.adjusted
+        self.luck_terms += got.luck_terms
+        if got.luck_terms:
+            for won, luck in zip(got.per_game, got.luck_terms, strict=True):
+                if won is not None and luck is not None:
+                    for p in range(self.seats):
+                        self.luck_sums[p].add(won[p], luck[p])
+
+    def coefficient(self) -> Fraction | None:
+        """With ``luck``, how much of each game's luck is taken off its shares: the slope
+        fitted from this arm's games (:func:`~.intervals.luck_coefficient`), None (none
+        taken off) with too few games."""
+        return luck_coefficient(self.luck_sums)
 
     def chance(self, seat: int) -> Fraction:
         """Seat ``seat``'s share of the games that ended (0 before any did); with ``luck``
-        the mean of the luck-adjusted shares, with ``cut`` of the cut games' scores (to a
-        millionth)."""
+        the regression estimate, the mean share less the fitted coefficient times the mean
+        luck (:func:`~.intervals.luck_interval`), with ``cut`` the mean of the cut games'
+        scores (both to a millionth)."""
         if not self.ended:
             return Fraction(0)
-        if self.scored:
+        if self.luck:
+            mean = luck_interval(self.luck_sums[seat], self.coefficient())[0]
+            return Fraction(mean).limit_denominator(10**6)
+        if self.cut:
             values = [v for v in self.shares(seat) if v is not None]
             return Fraction(sum(values) / len(values)).limit_denominator(10**6)
         return self.totals[seat] / self.ended
 
     def interval(self, seat: int) -> tuple[float, float]:
         """The 95% interval of :meth:`chance` (:func:`share_interval`; with ``luck`` the
-        normal interval of the adjusted shares, :func:`normal_interval`; with ``cut`` that of
-        the scores: an interval for the value model's score at the cut, not for the games'
-        result)."""
-        if self.scored:
+        normal interval of the regression estimate, from the residual variance of the shares
+        less the fitted luck, :func:`~.intervals.luck_interval`; with ``cut`` the normal
+        interval of the scores, :func:`normal_interval`: an interval for the value model's
+        score at the cut, not for the games' result)."""
+        if self.luck:
+            return luck_interval(self.luck_sums[seat], self.coefficient())[1:]
+        if self.cut:
             return normal_interval([v for v in self.shares(seat) if v is not None])
         return share_interval(float(self.totals[seat]), float(self.squares[seat]), self.ended)
 
     def shares(self, seat: int) -> list[Any]:
         """Seat ``seat``'s share of each game, in task order (None: the game did not end);
-        with ``luck`` the shares adjusted by the luck of each game's rolls, with ``cut`` each
-        cut game's score (floats)."""
-        games = self.adjusted if self.scored else self.per_game
+        with ``luck`` the share less the luck of the game's rolls times this arm's fitted
+        coefficient (:meth:`coefficient`), with ``cut`` each cut game's score (floats).
+
+        A paired comparison of two arms (:func:`~.intervals.paired_difference`) takes each
+        arm's games with its own coefficient: the mean of the differences is then the
+        difference of the two arms' :meth:`chance`, and each coefficient, whatever it is,
+        leaves its arm's figures unbiased (up to the order ``1/n`` of having been fitted
+        from the same games). The difference's interval treats the coefficients as fixed."""
+        if self.luck:
+            b = float(self.coefficient() or 0)
+            return [
+                None if g is None or c is None else float(g[seat]) - b * c[seat]
+                for g, c in zip(self.per_game, self.luck_terms, strict=True)
+            ]
+        games = self.adjusted if self.cut else self.per_game
         return [None if g is None else g[seat] for g in games]
 
     def moments(self, seat: int) -> tuple[float, float, int]:

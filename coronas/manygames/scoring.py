@@ -33,13 +33,16 @@ position decides, not the draw: the correction's mean stays zero)."""
 
 class Luck:
     """What one game's rolls and draws were worth, by the game's value model: the sum over
-    its chance nodes of ``E[V(child)] - V(drawn child)`` for every seat (``total``), ``V``
-    the value model (the shares themselves once the game is over).
+    its chance nodes of ``V(drawn child) - E[V(child)]`` for every seat (``total``), ``V``
+    the value model (the shares themselves once the game is over): how much better than
+    expected the dice went for each seat.
 
     Each term has mean zero whatever was played before (the expectation is over the very
-    outcomes the node draws from, with their exact probabilities), so adding the sum to a
-    game's shares leaves the estimate unbiased, and takes out of it the part of the luck the
-    value model sees: a control variate. Called by the runner before each action
+    outcomes the node draws from, with their exact probabilities), so the sum is a control
+    variate: taking ``b`` times it off a game's shares leaves the estimate unbiased for any
+    fixed ``b`` and takes out the part of the luck the value model sees. ``b`` is fitted
+    from the games (:func:`~coronas.manygames.intervals.luck_coefficient`): 1 would suit an
+    exact value model. Called by the runner before each action
     (:func:`~coronas.manygames.runner.play_task`'s ``watch``)."""
 
     def __init__(self, evaluate: Callable[[Any], Sequence[float]], seats: int):
@@ -72,7 +75,7 @@ class Luck:
                 drawn = v
         if drawn is not None:
             for i in range(n):
-                self.total[i] += expected[i] - drawn[i]
+                self.total[i] += drawn[i] - expected[i]
 
 
 def play_luck_chunk(

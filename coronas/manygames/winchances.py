@@ -267,10 +267,12 @@ def win_chances(
     see, labelled "full information" in a game with hidden cards).
 
     ``luck`` adjusts each game's shares by the luck of its rolls and draws as the game's value
-    model sees it (:class:`~coronas.manygames.scoring.Luck`: a control variate of mean zero,
-    so the estimate stays unbiased and its interval narrows by what the model explains;
-    ``benchmarks/bench_luck.py`` measures it); the interval is then the normal interval of
-    the adjusted shares.
+    model sees it (:class:`~coronas.manygames.scoring.Luck`: a control variate of mean zero),
+    taken off with the coefficient fitted from the games, the regression of the shares on the
+    luck (:func:`~coronas.manygames.intervals.luck_coefficient`; none taken off before
+    :data:`~coronas.manygames.intervals.MIN_FIT_GAMES` games): the estimate stays unbiased
+    but for a bias of order ``1/n``, and its interval, the normal interval from the residual
+    variance, narrows by what the model explains (``benchmarks/bench_luck.py`` measures it).
 
     Bad options raise :class:`ValueError` (a bot that is not one: :class:`TypeError`) before
     anything is played; a bot that raises during a game stops the estimate with a
