@@ -281,7 +281,18 @@ def test_win_chances_from_a_seat_say_whose_view(capsys, tmp_path):
     status, by_name, err = run(capsys, "advise", path, *options, "--viewer", "Green")
     assert status == 0, err
     assert by_name == out  # the same seat, the same seeded games
+    # without a seat, the chances at a decision are from the mover's view, as its moves'
+    # ranking must be: both answers rest on the same information, and say whose
+    state = played("hierro", 60, seed=4)
+    mover = state.player_name(state.current_player)
     status, out, err = run(capsys, "advise", path, "--win-chances", "--games", "8")
+    assert status == 0, err
+    chances, moves = out.split("who wins from here: ")[1].split("\n\n")[:2]
+    assert f"from {mover}'s view" in chances and f"from {mover}'s view" in moves
+    # where nobody chooses (a roll to come), no ranking, and the whole position: an analyst's
+    path = saved(tmp_path, played("hierro", 60, seed=4, chance=True), "roll.json")
+    status, out, err = run(capsys, "advise", path, "--win-chances", "--games", "8")
+    assert status == 0, err
     assert "full information (every hidden card seen)" in out
 
 

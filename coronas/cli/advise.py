@@ -237,6 +237,10 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
             raise CommandError(str(exc)) from None
         bots = bots[0] if len(bots) == 1 else bots
     deciding = state.current_player >= 0 and len(state.legal_actions()) > 1
+    if deciding:  # who wins and which move, from the same information
+        from coronas.manygames.moves import ranking_view
+
+        viewer = ranking_view(state, viewer)
     seconds = DEFAULT_TIME if args.time is None else args.time
     began = clock.monotonic()
     options = dict(
@@ -252,7 +256,7 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
         if deciding:
             left = seconds - (clock.monotonic() - began)
             # the moves are ranked from the mover's view, whoever's view the chances are from
-            mover = {**options, "viewer": state.current_player if viewer is not None else None}
+            mover = {**options, "viewer": None if viewer is None else state.current_player}
             every = {"prior_mass": None, "drop_behind": None} if args.every_move else {}
             ranking = state.rank_actions(
                 bots, time=max(left, seconds / 100), on_update=_quick_first(args), **mover, **every
@@ -372,7 +376,8 @@ def add_parser(sub: Any) -> None:
         metavar="SEAT",
         help="play out from what this seat has seen, never from the others' hidden cards: its "
         "name (red, 'player 2') or its number from 1, the first seat (default: the whole "
-        "position, an analyst's view)",
+        "position, an analyst's view, except at a decision in a game with hidden cards: the "
+        "mover's, the view the moves are ranked from)",
     )
     chances.add_argument(
         "--jobs", type=whole(1, cpu_count), help="worker processes (default 1: this process)"

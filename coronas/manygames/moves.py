@@ -81,6 +81,7 @@ __all__ = [
     "prior_values",
     "quick_values",
     "rank_actions",
+    "ranking_view",
 ]
 
 MIN_DROP_GAMES = 40
@@ -114,6 +115,18 @@ def _held_out(arms: Sequence[Arm], mover: int) -> tuple[float, float, float] | N
     else:
         low, high = share_interval(total, sum(s * s for s in odd), len(odd))
     return total / len(odd), low, high
+
+
+def ranking_view(state: State, viewer: int | None = None) -> int | None:
+    """Whose information a ranking of the moves at ``state`` rests on, and so the chances
+    shown beside it: ``viewer`` when one is given; in a game with hidden cards at a decision,
+    the mover's (the other seats' legal moves hang on cards only the mover has seen); else
+    None, the whole position. The stepper's panels and ``coronas advise`` ask both questions
+    from this one view, so that "who wins" and "which move" never answer from different
+    information."""
+    if viewer is None and state.game.has_secrets and state.current_player >= 0:
+        return state.current_player
+    return viewer
 
 
 def rank_actions(
@@ -191,8 +204,7 @@ def rank_actions(
             f"prior_mass is a probability between 0 and 1, or None; got {prior_mass!r}"
         )
     mover = state.current_player
-    if viewer is None and state.game.has_secrets:
-        viewer = mover
+    viewer = ranking_view(state, viewer)
     if state.game.has_secrets and viewer != mover:
         # the other seats' legal moves hang on cards the viewer cannot see
         raise ValueError(

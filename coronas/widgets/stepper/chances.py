@@ -115,24 +115,16 @@ class WinPanel:
         self, position: tuple[State, Any], on_update: Any, moves: bool, limits: dict[str, Any]
     ) -> Any:
         """:meth:`compute` on ``position`` (a copy of the game and the viewer)."""
+        from coronas.manygames.moves import ranking_view
+
         state, viewer = position
-        viewer = self._eyes(state, viewer)
+        viewer = ranking_view(state, viewer)  # both answers from the same information
         if not limits:
             limits = {"precision": self.precision, "time": self.seconds}
         options = dict(seed=self.seed, viewer=viewer, on_update=on_update, **limits)
         if moves:
             return state.rank_actions(self._bots(state), **options)
         return state.win_chances(self._bots(state), **options)
-
-    @staticmethod
-    def _eyes(state: State, viewer: Any) -> Any:
-        """Whose information both answers use: the stepper's viewer; in the open view of a
-        game with secrets at a decision, the mover's (what a ranking must use), so that "who
-        wins" and "rank the moves" never answer from different information; else None, the
-        whole position."""
-        if viewer is None and state.game.has_secrets and state.current_player >= 0:
-            return state.current_player
-        return viewer
 
     def _refusal(self, moves: bool) -> str | None:
         """Why nothing may be computed now, or None."""
