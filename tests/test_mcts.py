@@ -561,6 +561,29 @@ def test_puct_follows_the_formula():
     assert visits == {Pick((1,)): 1, Pick((0, 2)): 2}
 
 
+def test_a_uniform_share_in_the_prior_lets_the_search_leave_a_sure_prior():
+    # Ninety-seven hundredths of the prior on a move that loses: plain PUCT keeps paying the
+    # move c * 0.97 * sqrt(N + 1) / (1 + n) and spends all 20 simulations on it (the others
+    # get c * 0.01 * sqrt(N + 1), less until n reaches 96). With mix = 1 every action reads
+    # 1/4: (1,) first (the first of the tie), (0, 2) next at fpu 0 + sqrt(2) / 4, again at
+    # 0.5 + sqrt(3) / 8 = 0.72 against (0,)'s 0.25 + sqrt(3) / 4 = 0.68, then (0,) at
+    # 1/3 + 2 / 4 = 0.83 against (0, 2)'s 0.5 + 2 / 12 = 0.67; it wins, and keeps the visits.
+    state = PickGame().new_initial_state()
+    sure = {Pick((1,)): 0.97, Pick((0, 2)): 0.01, Pick((0,)): 0.01, Pick((2,)): 0.01}
+    plain = Search(state, rng=0, c=1.0, prior=FixedPrior(sure)).run(simulations=20)
+    assert {r["action"]: r["visits"] for r in plain.table()} == {Pick((1,)): 20}
+    mixed = Search(state, rng=0, c=1.0, prior=FixedPrior(sure), mix=1.0).run(simulations=20)
+    visits = {r["action"]: r["visits"] for r in mixed.table()}
+    assert visits[Pick((1,))] == 1 and visits[Pick((0, 2))] == 2
+    assert mixed.best() == Pick((0,))
+    for wrong in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="between 0 and 1"):
+            Search(state, prior=FixedPrior(sure), mix=wrong)
+    bot = MCTSBot(simulations=20, c=1.0, prior=FixedPrior(sure), mix=1.0, seed=0)
+    assert bot.choose(state, None) == Pick((0,)) and "mix=1" in repr(bot)
+    assert pickle.loads(pickle.dumps(MCTSBot(mix=0.5))).mix == 0.5
+
+
 def test_puct_on_each_game_is_seeded_and_legal():
     from coronas.engine import available_games
 

@@ -9,9 +9,12 @@ The search is UCT (Kocsis and Szepesvári, 2006) with explicit chance and hidden
   prior (``prior``), **PUCT** (Silver et al., 2017): the child maximising
   ``mean_p + c * P(a) * sqrt(N + 1) / (1 + n)``, ``P(a)`` the prior's probability of the
   action, ``N`` the visits of the actions legal now, an untried action counted at the parent's
-  mean (first-play urgency); the prior is computed once a node, on the position the
-  simulation is at (a determinisation in a game with secrets: a prior reads only what the
-  mover may see);
+  mean (first-play urgency); with ``mix``, the searching seat's own decisions read the prior
+  mixed with a uniform choice, ``(1 - mix) * P(a) + mix / k`` over ``k`` legal actions, so that
+  a prior that imitates one player closely still leaves the search room to differ from it,
+  while the other seats' replies stay as the prior foresees them; the prior is computed once
+  a node, on the position the simulation is at (a determinisation in a game with secrets: a
+  prior reads only what the mover may see);
 * **chance** is chance: at a chance node the outcome is drawn by its exact probability
   (``state.sample_chance``), never chosen; the tree keeps one child per outcome met;
 * **expansion**: one new node per simulation;
@@ -141,8 +144,9 @@ class Search:
     """One search from the point of view of the seat to move in ``state``.
 
     ``prior`` focuses the tree (PUCT): None for plain UCT, True for the game's declared move
-    prior, or any object with ``probabilities(state, actions)``. ``playout`` is a bot, or a
-    bot of the game by name (``"policy"``).
+    prior, or any object with ``probabilities(state, actions)``; ``mix`` (0 to 1) is the share
+    of a uniform choice in the prior at the searching seat's own decisions. ``playout`` is a
+    bot, or a bot of the game by name (``"policy"``).
 
     ``run(simulations=, seconds=)`` grows the tree (more runs add to it); ``root`` is the
     tree, ``best()`` the most visited action, ``table()`` the root's actions as rows,
@@ -159,12 +163,15 @@ class Search:
         depth: int | None = None,
         settled: Callable[[State], bool] | None = None,
         prior: Any = None,
+        mix: float = 0.0,
     ):
         player = state.current_player
         if player < 0:
             raise ValueError("the search starts at a decision: this state is a chance node or over")
         if depth is not None and depth < 0:
             raise ValueError(f"a playout depth is 0 or more, got {depth}")
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"a prior's uniform share (mix) is between 0 and 1, got {mix}")
         self.state = state
         self.player = player
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
@@ -174,6 +181,7 @@ class Search:
             playout = state.game.bot(playout)
         self.playout = defaults.playout if playout is None else playout
         self.prior = _resolve_prior(state, prior)
+        self.mix = float(mix)
         self.evaluate = evaluate if evaluate is not None else defaults.evaluate
         self.settled = settled if settled is not None else defaults.settled
         if depth is not None and self.evaluate is None:
@@ -290,14 +298,17 @@ class Search:
         # First-play urgency: an unvisited action is worth the parent's mean for now.
         fpu = node.totals[player] / node.visits if node.visits else 0.5
         scale = self.c * math.sqrt(total + 1)
+        mix = self.mix if player == self.player else 0.0
+        keep, even = 1.0 - mix, mix / len(legal)
         best, best_score = None, -math.inf
         for a in legal:
             child = children.get(a)
+            p = keep * priors[a] + even
             if child is None:
-                score = fpu + scale * priors[a]
+                score = fpu + scale * p
             else:
                 n = child.visits
-                score = child.totals[player] / n + scale * priors[a] / (1 + n)
+                score = child.totals[player] / n + scale * p / (1 + n)
             if score > best_score:
                 best, best_score = a, score
         child = children.get(best)

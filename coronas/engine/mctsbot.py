@@ -157,11 +157,12 @@ class TunedSearch:
         return bot
 
 
-SETTINGS = ("c", "depth", "playout", "prior", "simulations")
+SETTINGS = ("c", "depth", "mix", "playout", "prior", "simulations")
 """What a game's ``playout.SEARCH`` may set: the exploration constant (UCB1's, or PUCT's
 with a prior), the playout depth, the playout policy (a bot of the game by name, such as
 ``"policy"``; the game's declared one if absent), ``prior`` (True: PUCT with the game's move
-prior) and the default number of simulations."""
+prior), ``mix`` (the share of a uniform choice in that prior at the searching seat's own
+decisions) and the default number of simulations."""
 
 
 def tuned(settings: dict[str, Any], name: str = "mcts") -> TunedSearch:
@@ -201,6 +202,7 @@ class MCTSBot:
         depth: int | None = None,
         seed: int | None = None,
         prior: Any = None,
+        mix: float = 0.0,
     ):
         if simulations is not None and seconds is not None:
             raise ValueError("give simulations or seconds, not both")
@@ -214,6 +216,7 @@ class MCTSBot:
         self.depth = depth
         self.seed = seed
         self.prior = prior
+        self.mix = mix
         self.last: Search | None = None
 
     @classmethod
@@ -238,6 +241,7 @@ class MCTSBot:
             evaluate=self.evaluate,
             depth=self.depth,
             prior=self.prior,
+            mix=self.mix,
         ).run(simulations=self.simulations, seconds=self.seconds)
         self.last = found
         return found.best()
@@ -257,4 +261,6 @@ class MCTSBot:
         extra = f", depth={self.depth}" if self.depth is not None else ""
         if self.prior is not None and self.prior is not False:
             extra += ", prior=" + ("'game'" if self.prior is True else repr(self.prior))
+        if self.mix:
+            extra += f", mix={self.mix:g}"
         return f"MCTSBot({budget}, c={self.c:.4g}, playout={playout!r}{extra})"
