@@ -385,58 +385,31 @@ def test_win_chances_end_within_their_time(capsys, tmp_path):
     assert "games a move still in the running" in out
 
 
-def _group(pgid):
-    """The processes of process group ``pgid`` still alive (Linux: read from /proc)."""
-    import os
-    from pathlib import Path
-
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return [p for p in found if p != os.getpid()]
-
-
 @pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
 def test_one_ctrl_c_stops_advise_and_its_workers(tmp_path):
-    import os
-    import signal
-    import subprocess
+    # Ctrl-C at a terminal reaches the command and its workers (one process group), each
+    # worker deep in a 20-second decision: advise ends within 2 s, exit 130, saying only
+    # that it was interrupted, no process of the group left.
     import sys
     import time
 
+    from tests.test_cli import _group_members, ctrl_c_to_group, kill_group, start_at_a_terminal
+
     path = saved(tmp_path, played("batalla", 20))
-    # each worker deep in a 20-second decision when Ctrl-C comes: waiting for it would fail
     argv = ["advise", path, "--win-chances", "--jobs", "2", "--time", "120", "--bots", "mcts:20s"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "coronas.cli", *argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, as a terminal's job would be
-    )
+    proc = start_at_a_terminal([sys.executable, "-m", "coronas.cli", *argv], group=True)
     try:
         deadline = time.monotonic() + 60
-        while len(_group(proc.pid)) < 3 and time.monotonic() < deadline:
+        while len(_group_members(proc.pid)) < 3 and time.monotonic() < deadline:
             time.sleep(0.1)  # until the two workers are up
-        assert len(_group(proc.pid)) >= 3, "the workers never started"
+        assert len(_group_members(proc.pid)) >= 3, "the workers never started"
         time.sleep(1)  # games in play
-        sent = time.monotonic()
-        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C at a terminal does
-        _, err = proc.communicate(timeout=30)
-        stopped = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
-    assert err.strip() == "coronas: interrupted", err  # no traceback, from no process
-    assert stopped < 2, stopped  # the promise: within 2 s of the one Ctrl-C
-    time.sleep(0.2)
-    assert _group(proc.pid) == []  # no worker left behind
+        assert proc.poll() is None
+    except BaseException:
+        kill_group(proc)
+        raise
+    err = ctrl_c_to_group(proc)
+    assert err.strip() == "coronas: interrupted", err  # from no process a traceback
 
 
 def test_every_move_plays_out_the_moves_the_prior_would_leave_out(capsys, tmp_path):

@@ -435,6 +435,10 @@ def test_an_interrupt_stops_the_worker_processes():
     import pytest
 
     state = duel_start()
+    # Ctrl-C as at a terminal: Python's own handler, the signal not blocked (an earlier test
+    # in this process may have left SIGINT ignored or blocked)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    old_mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
     began = time.monotonic()
     timer.start()
@@ -443,6 +447,8 @@ def test_an_interrupt_stops_the_worker_processes():
             state.win_chances(sleepy_bot, time=120, jobs=2, exact=False)
     finally:
         timer.cancel()
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        signal.signal(signal.SIGINT, old)
     # about 1.5 s: the interrupt at 1 s, the workers terminated at once (a wait for the
     # decisions would take 30 s); 8 s leaves room for a loaded machine
     assert time.monotonic() - began < 8

@@ -223,9 +223,6 @@ def ignore_sigint() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-_quiet_worker = ignore_sigint  # the former name, still imported elsewhere
-
-
 def stop_workers(pool: concurrent.futures.ProcessPoolExecutor, grace: float = 0.5) -> None:
     """Stop ``pool`` now: cancel the calls not started and terminate its worker processes,
     killing any that has not exited within ``grace`` seconds. A worker busy with a long
