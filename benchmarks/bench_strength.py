@@ -6,11 +6,16 @@ cores; run it in the background)::
     python benchmarks/bench_strength.py                       # every game, 100 games a match-up
     python benchmarks/bench_strength.py --game batalla --games 200
     python benchmarks/bench_strength.py --quick               # a few seconds, to check that it runs
+    python benchmarks/bench_strength.py --game hierro --games 200 --out runs/
+                                  # stop with Ctrl-C, run the same command again to go on
 
 Each match-up plays seat-rotated games (``manygames.simulate``: game ``i`` moves every bot one
 seat on, so the search bot sits in every seat equally often) on two worker processes, every
-game seeded. The search bot is the game's own ``mcts`` (``Game.bot("mcts")``: its tuned
-settings, ``playout.SEARCH``); before the games, its
+game seeded. With ``--out DIR`` each match-up keeps its games in a file of ``DIR`` as they
+end, and the same command run again plays only the games its files lack: a run of several
+hours can be made over several sittings, and its figures are those of one uninterrupted run
+(the games are the seeds', whenever they are played). The search bot is the game's own
+``mcts`` (``Game.bot("mcts")``: its tuned settings, ``playout.SEARCH``); before the games, its
 time per decision is measured on one core from seeded positions of the game, since the budget
 must stay within half a second a decision. Two-player games set mcts against one opponent;
 Corona de Hierro at 3 players sets one mcts seat against two of the opponent.
@@ -30,6 +35,7 @@ import statistics
 import sys
 import time
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import _machine
@@ -79,14 +85,32 @@ def decision_times(game: Any, players: int, bot: Any, positions: int) -> list[fl
 
 
 def match(
-    game: Any, players: int, bot: Any, opponent: str, games: int, jobs: int, seed: int = 2026
+    game: Any,
+    players: int,
+    bot: Any,
+    opponent: str,
+    games: int,
+    jobs: int,
+    seed: int = 2026,
+    out: Path | None = None,
 ) -> Any:
-    """Seat-rotated games of ``bot`` against ``players - 1`` seats of ``opponent``."""
+    """Seat-rotated games of ``bot`` against ``players - 1`` seats of ``opponent``; with
+    ``out``, kept in that file as they end, and the games it already holds not played again
+    (the file's run must be this one: same game, bots, seed and number of games)."""
     from coronas.manygames.simulate import simulate
 
     bots = [bot] + [game.bot(opponent) for _ in range(players - 1)]
     factory = partial(game, players=players)
-    return simulate(factory, bots, games, seed=seed, jobs=jobs, progress=False)
+    resume = out is not None and out.exists()
+    return simulate(
+        factory, bots, games, seed=seed, jobs=jobs, progress=False, out=out, resume=resume
+    )
+
+
+def games_file(folder: Path, game: str, bot: str, opponent: str, games: int, seed: int) -> Path:
+    """Where a match-up's games are kept under ``--out``: one file a match-up, named by it."""
+    name = f"{game}-{bot}-vs-{opponent}-{games}-games-seed-{seed}.jsonl"
+    return folder / name.replace(":", "_")
 
 
 def target(bot: str, opponent: str, players: int) -> tuple[float, float, str]:
@@ -118,6 +142,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar=("BOT", "OPPONENT"),
         action="append",
         help="a pairing by the game's bot names, such as: mcts mcts-classic; policy greedy",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="keep each match-up's games in a file in DIR as they end; run the same command "
+        "again to go on from the games kept",
     )
     args = parser.parse_args(argv)
     _machine.ensure_importable()
@@ -160,7 +191,16 @@ def main(argv: list[str] | None = None) -> int:
             if args.quick and opponent.startswith("mcts"):
                 opponent = f"{opponent}:5"
             start = time.perf_counter()
-            result = match(game, players, bot, opponent, games, args.jobs, args.seed)
+            kept = None
+            if args.out is not None:
+                args.out.mkdir(parents=True, exist_ok=True)
+                kept = games_file(args.out, name, label, opponent, games, args.seed)
+            try:
+                result = match(game, players, bot, opponent, games, args.jobs, args.seed, kept)
+            except KeyboardInterrupt:
+                again = "; run the same command again to go on" if kept else ""
+                print(f"interrupted{again}", file=sys.stderr)
+                return 130
             lo, hi = result.confidence_interval(0)
             rate = float(result.win_rate(0))
             goal, floor, condition = target(label, opponent, players)

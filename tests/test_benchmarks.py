@@ -57,3 +57,34 @@ def test_the_strength_benchmark_plays_named_pairings():
     )
     assert any("one policy seat against greedy" in r for r in rows), out.stdout
     assert any("| mcts " in r and "MCTSBot(" in r for r in rows)  # the search is timed
+
+
+def test_a_strength_run_kept_in_files_goes_on_where_it_stopped(tmp_path):
+    # With --out, each match-up's games are kept as they end; a run stopped after its first
+    # game (the file cut back to it) plays only the game it lacks, and prints what the
+    # uninterrupted run printed.
+    script = next(p for p in BENCHMARKS if p.name == "bench_strength.py")
+    argv = ["--quick", "--game", "batalla", "--jobs", "1", "--seed", "5"]
+    argv += ["--bots", "policy", "greedy", "--out", str(tmp_path)]
+
+    def rows() -> list[str]:
+        out = subprocess.run(
+            [sys.executable, str(script), *argv],
+            capture_output=True,
+            text=True,
+            cwd=script.parent.parent,
+            timeout=300,
+        )
+        assert out.returncode == 0, out.stderr[-3000:]
+        # the match-up's row without its wall time, which is this sitting's
+        return [line.rsplit("|", 2)[0] for line in out.stdout.splitlines() if "| batalla" in line]
+
+    whole = rows()
+    (kept,) = tmp_path.iterdir()
+    assert kept.name == "batalla-policy-vs-greedy-2-games-seed-5.jsonl"
+    lines = kept.read_text().splitlines()
+    assert len(lines) == 3  # the run's description, then its two games
+    kept.write_text("\n".join(lines[:2]) + "\n")  # as if stopped after the first game
+    assert rows() == whole and whole
+    assert kept.read_text().splitlines()[:2] == lines[:2]
+    assert len(kept.read_text().splitlines()) == 3
