@@ -8,6 +8,8 @@ cores; run it in the background)::
     python benchmarks/bench_strength.py --quick               # a few seconds, to check that it runs
     python benchmarks/bench_strength.py --game hierro --games 200 --out runs/
                                   # stop with Ctrl-C, run the same command again to go on
+    python benchmarks/bench_strength.py --game hierro --search halving=8 --search mix=0
+                                  # the search with other settings than the game's
 
 Each match-up plays seat-rotated games (``manygames.simulate``: game ``i`` moves every bot one
 seat on, so the search bot sits in every seat equally often) on two worker processes, every
@@ -17,7 +19,9 @@ hours can be made over several sittings, and its figures are those of one uninte
 (the games are the seeds', whenever they are played). The search bot is the game's own
 ``mcts`` (``Game.bot("mcts")``: its tuned settings, ``playout.SEARCH``); before the games, its
 time per decision is measured on one core from seeded positions of the game, since the budget
-must stay within half a second a decision. Two-player games set mcts against one opponent;
+must stay within half a second a decision; ``--search KEY=VALUE`` tries other settings of
+that search (``coronas.engine.mctsbot.SETTINGS``) before they become the game's. Two-player
+games set mcts against one opponent;
 Corona de Hierro at 3 players sets one mcts seat against two of the opponent.
 
 Conditions (``TARGETS``: a win rate and the value the lower end of its 95% Wilson interval
@@ -110,7 +114,31 @@ def match(
 def games_file(folder: Path, game: str, bot: str, opponent: str, games: int, seed: int) -> Path:
     """Where a match-up's games are kept under ``--out``: one file a match-up, named by it."""
     name = f"{game}-{bot}-vs-{opponent}-{games}-games-seed-{seed}.jsonl"
-    return folder / name.replace(":", "_")
+    return folder / "".join(c if c.isalnum() or c in "-._" else "_" for c in name)
+
+
+def search_settings(pairs: list[str]) -> dict[str, Any]:
+    """``--search KEY=VALUE`` options as settings of the search bot: each key one of
+    ``SETTINGS``, each value a JSON number or true/false."""
+    import json
+
+    from coronas.engine.mctsbot import SETTINGS
+
+    settings: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, text = pair.partition("=")
+        if not equals or key not in SETTINGS:
+            raise SystemExit(
+                f"--search {pair!r}: expected KEY=VALUE, KEY one of {', '.join(SETTINGS)}"
+            )
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if not isinstance(value, int | float):  # true and false are ints too
+            raise SystemExit(f"--search {pair!r}: expected a number or true/false")
+        settings[key] = value
+    return settings
 
 
 def target(bot: str, opponent: str, players: int) -> tuple[float, float, str]:
@@ -150,7 +178,15 @@ def main(argv: list[str] | None = None) -> int:
         help="keep each match-up's games in a file in DIR as they end; run the same command "
         "again to go on from the games kept",
     )
+    parser.add_argument(
+        "--search",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting of the first bot's search over the game's own (halving=8, mix=0)",
+    )
     args = parser.parse_args(argv)
+    overrides = search_settings(args.search)
     _machine.ensure_importable()
     from coronas.engine import available_games
 
@@ -167,13 +203,19 @@ def main(argv: list[str] | None = None) -> int:
     for name, players in chosen:
         game = available_games()[name]
         for label, opponent in pairings:
-            bot = (
-                game.bot(f"{label}:5")
-                if args.quick and label.startswith("mcts")
-                else game.bot(label)
-            )
+            shown = label  # the bot as the tables name it
+            if overrides:
+                factory = game.bots().get(label)
+                if not hasattr(factory, "from_spec") or not label.startswith("mcts"):
+                    raise SystemExit(f"--search sets a search bot's settings; {label} is none")
+                bot = factory(**overrides, **({"simulations": 5} if args.quick else {}))
+                shown = f"{label} ({', '.join(f'{k}={v}' for k, v in overrides.items())})"
+            elif args.quick and label.startswith("mcts"):
+                bot = game.bot(f"{label}:5")
+            else:
+                bot = game.bot(label)
             if hasattr(bot, "simulations") and not any(
-                t[1] == label for t in timing if t[0].startswith(name)
+                t[1] == shown for t in timing if t[0].startswith(name)
             ):
                 times = decision_times(game, players, bot, 2 if args.quick else 8)
                 print(
@@ -182,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
                 timing.append(
                     [
                         f"{name} ({players} players)",
-                        label,
+                        shown,
                         repr(bot),
                         f"{statistics.fmean(times):.2f} s",
                         f"{max(times):.2f} s",
@@ -194,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             kept = None
             if args.out is not None:
                 args.out.mkdir(parents=True, exist_ok=True)
-                kept = games_file(args.out, name, label, opponent, games, args.seed)
+                kept = games_file(args.out, name, shown, opponent, games, args.seed)
             try:
                 result = match(game, players, bot, opponent, games, args.jobs, args.seed, kept)
             except KeyboardInterrupt:
@@ -204,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             lo, hi = result.confidence_interval(0)
             rate = float(result.win_rate(0))
             goal, floor, condition = target(label, opponent, players)
-            seats = f"one {label} seat against " + ", ".join([opponent] * (players - 1))
+            seats = f"one {shown} seat against " + ", ".join([opponent] * (players - 1))
             rows.append(
                 [
                     f"{name} ({players} players)",

@@ -88,3 +88,28 @@ def test_a_strength_run_kept_in_files_goes_on_where_it_stopped(tmp_path):
     assert rows() == whole and whole
     assert kept.read_text().splitlines()[:2] == lines[:2]
     assert len(kept.read_text().splitlines()) == 3
+
+
+def test_the_strength_benchmark_tries_other_search_settings():
+    # --search KEY=VALUE sets the first bot's search over the game's own settings: the row
+    # names them and keeps the search's condition; a key that is no setting is refused.
+    script = next(p for p in BENCHMARKS if p.name == "bench_strength.py")
+    argv = ["--quick", "--game", "batalla", "--jobs", "1", "--bots", "mcts", "greedy"]
+
+    def bench(*more: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, str(script), *argv, *more],
+            capture_output=True,
+            text=True,
+            cwd=script.parent.parent,
+            timeout=300,
+        )
+
+    out = bench("--search", "prior=true", "--search", "halving=4")
+    assert out.returncode == 0, out.stderr[-3000:]
+    (row,) = [line for line in out.stdout.splitlines() if "seat against greedy" in line]
+    assert "one mcts (prior=True, halving=4) seat" in row
+    assert "at least 80%, lower end above 72%" in row
+    assert "halving=4" in out.stdout  # the timed bot's settings
+    wrong = bench("--search", "speed=2")
+    assert wrong.returncode != 0 and "KEY one of c, depth, halving" in wrong.stderr

@@ -584,6 +584,57 @@ def test_a_uniform_share_in_the_prior_lets_the_search_leave_a_sure_prior():
     assert pickle.loads(pickle.dumps(MCTSBot(mix=0.5))).mix == 0.5
 
 
+def test_halving_at_the_root_plays_the_priors_move_until_the_games_say_otherwise():
+    # Seat 0's values: (1,) 0, (0, 2) 1/2, (0,) 1, (2,) 0. Sequential halving over the prior's
+    # likeliest actions, scored log P + (50 + most visits) * 0.1 * q, q rescaled to [0, 1].
+    state = PickGame().new_initial_state()
+    # The prior sure of (0, 2) (0.97), 0.01 on each other. Halving over all 4, 8 simulations:
+    # round 1, one each (most visits 1, weight 5.1): (0, 2) log 0.97 + 5.1 * 1/2 = 2.52, (0,)
+    # log 0.01 + 5.1 = 0.50, the two losses log 0.01 = -4.61: (0, 2) and (0,) kept. Round 2,
+    # two more each (most 3, weight 5.3): (0, 2) 2.62 against (0,)'s 0.70. The prior's move.
+    sure = {Pick((1,)): 0.01, Pick((0, 2)): 0.97, Pick((0,)): 0.01, Pick((2,)): 0.01}
+    few = Search(state, rng=0, prior=FixedPrior(sure), halving=4).run(simulations=8)
+    assert {r["action"]: r["visits"] for r in few.table()} == {
+        Pick((0, 2)): 3,
+        Pick((0,)): 3,
+        Pick((1,)): 1,
+        Pick((2,)): 1,
+    }
+    assert few.best() == Pick((0, 2)) and few.simulations == 8
+    # 200 simulations: round 1, 25 each (weight 7.5): (0, 2) 3.72, (0,) 2.90; round 2, 50 more
+    # each (most 75, weight 12.5): (0, 2) -0.03 + 6.25 = 6.22 against (0,)'s -4.61 + 12.5 = 7.89.
+    # The games overrule the prior.
+    many = Search(state, rng=0, prior=FixedPrior(sure), halving=4).run(simulations=200)
+    assert many.best() == Pick((0,)) and many.root.children[Pick((0,))].visits == 75
+    # Only the prior's likeliest are weighed: with 2, the prior's first two ((0, 2), then (1,),
+    # the first of the tie in listing order); the win (0,) is never tried.
+    two = Search(state, rng=0, prior=FixedPrior(sure), halving=2).run(simulations=50)
+    assert set(two.root.children) == {Pick((0, 2)), Pick((1,))}
+    assert two.best() == Pick((0, 2))
+    bot = MCTSBot(simulations=200, c=1.0, prior=FixedPrior(sure), halving=4, seed=0)
+    assert bot.choose(state, None) == Pick((0,)) and "halving=4" in repr(bot)
+    assert pickle.loads(pickle.dumps(MCTSBot(halving=8))).halving == 8
+    for wrong in (1, -2, True, 2.5):
+        with pytest.raises(ValueError, match="halving"):
+            Search(state, prior=FixedPrior(sure), halving=wrong)
+    with pytest.raises(ValueError, match="give prior="):
+        Search(state, halving=4)
+
+
+def test_halving_keeps_a_time_budget():
+    # With seconds, each round gets its share of the time: every candidate of the first round
+    # is visited, and the search ends about when asked (generous bound for a loaded machine).
+    import time
+
+    state = PickGame().new_initial_state()
+    prior = FixedPrior({Pick((1,)): 0.4, Pick((0, 2)): 0.3, Pick((0,)): 0.2, Pick((2,)): 0.1})
+    began = time.perf_counter()
+    found = Search(state, rng=0, prior=prior, halving=4).run(seconds=0.2)
+    assert time.perf_counter() - began < 5
+    assert set(found.root.children) == set(prior.by_action)
+    assert found.best() == Pick((0,))
+
+
 def test_puct_on_each_game_is_seeded_and_legal():
     from coronas.engine import available_games
 

@@ -15,6 +15,16 @@ The search is UCT (Kocsis and Szepesvári, 2006) with explicit chance and hidden
   while the other seats' replies stay as the prior foresees them; the prior is computed once
   a node, on the position the simulation is at (a determinisation in a game with secrets: a
   prior reads only what the mover may see);
+* **the root by sequential halving** (``halving``, Karnin et al., 2013, as Gumbel MuZero
+  uses it: Danihelka et al., 2022), an option of the prior: the search weighs only the
+  prior's ``halving`` likeliest actions at the root, in rounds: each round shares its part of
+  the budget evenly among the actions still in, then keeps the better half by ``log P(a) +
+  (C_VISIT + max visits) * C_SCALE * q(a)`` (``q`` the action's mean value for the searching
+  seat, rescaled to [0, 1] between the candidates' lowest and highest), until one or two are
+  left; the best of those is played. Early on the prior weighs most, as visits grow the
+  games: a move the prior thinks unlikely must win its games clearly to be played, so the
+  search plays the prior's move unless it finds a better one (a search that differs from
+  the player its prior copies only where its games say so);
 * **chance** is chance: at a chance node the outcome is drawn by its exact probability
   (``state.sample_chance``), never chosen; the tree keeps one child per outcome met;
 * **expansion**: one new node per simulation;
@@ -68,6 +78,8 @@ if TYPE_CHECKING:
     from coronas.engine.surface import GameSpec
 
 __all__ = [
+    "C_SCALE",
+    "C_VISIT",
     "EXPLORATION",
     "Node",
     "Search",
@@ -78,6 +90,11 @@ __all__ = [
 
 EXPLORATION = math.sqrt(2)
 """UCB1's exploration constant for values in [0, 1] (Auer et al., 2002)."""
+C_VISIT = 50.0
+C_SCALE = 0.1
+"""The weight of the games against the prior in sequential halving at the root:
+``(C_VISIT + max visits) * C_SCALE`` times the rescaled mean value, Gumbel MuZero's
+constants (Danihelka et al., 2022; DeepMind's mctx)."""
 
 
 # -- the game's defaults -------------------------------------------------------------------------
@@ -145,12 +162,14 @@ class Search:
 
     ``prior`` focuses the tree (PUCT): None for plain UCT, True for the game's declared move
     prior, or any object with ``probabilities(state, actions)``; ``mix`` (0 to 1) is the share
-    of a uniform choice in the prior at the searching seat's own decisions. ``playout`` is a
-    bot, or a bot of the game by name (``"policy"``).
+    of a uniform choice in the prior at the searching seat's own decisions; ``halving`` (2 or
+    more, with a prior) weighs only the prior's likeliest actions at the root, by sequential
+    halving. ``playout`` is a bot, or a bot of the game by name (``"policy"``).
 
     ``run(simulations=, seconds=)`` grows the tree (more runs add to it); ``root`` is the
-    tree, ``best()`` the most visited action, ``table()`` the root's actions as rows,
-    ``graph()`` the tree as a networkx graph. ``state`` is never changed.
+    tree, ``best()`` the action to play (the most visited; with ``halving``, the one the last
+    run's halving kept), ``table()`` the root's actions as rows, ``graph()`` the tree as a
+    networkx graph. ``state`` is never changed.
     """
 
     def __init__(
@@ -164,6 +183,7 @@ class Search:
         settled: Callable[[State], bool] | None = None,
         prior: Any = None,
         mix: float = 0.0,
+        halving: int = 0,
     ):
         player = state.current_player
         if player < 0:
@@ -172,6 +192,10 @@ class Search:
             raise ValueError(f"a playout depth is 0 or more, got {depth}")
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"a prior's uniform share (mix) is between 0 and 1, got {mix}")
+        if isinstance(halving, bool) or not isinstance(halving, int) or halving < 0:
+            raise ValueError(f"halving is a whole number of actions (0: off), got {halving!r}")
+        if halving == 1:
+            raise ValueError("halving weighs 2 or more actions at the root (0: off), got 1")
         self.state = state
         self.player = player
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
@@ -182,6 +206,10 @@ class Search:
         self.playout = defaults.playout if playout is None else playout
         self.prior = _resolve_prior(state, prior)
         self.mix = float(mix)
+        if halving and self.prior is None:
+            raise ValueError("halving picks the root's actions by the prior: give prior=")
+        self.halving = halving
+        self.chosen: Any = None
         self.evaluate = evaluate if evaluate is not None else defaults.evaluate
         self.settled = settled if settled is not None else defaults.settled
         if depth is not None and self.evaluate is None:
@@ -200,6 +228,8 @@ class Search:
         """Add ``simulations`` simulations, or as many as fit in ``seconds`` (at least one)."""
         if (simulations is None) == (seconds is None):
             raise ValueError("give a budget: simulations or seconds (one of them)")
+        if self.halving:
+            return self._halve(simulations, seconds)
         if simulations is not None:
             for _ in range(simulations):
                 self._simulate()
@@ -210,7 +240,61 @@ class Search:
                 self._simulate()
         return self
 
-    def _simulate(self) -> None:
+    def _halve(self, simulations: int | None, seconds: float | None) -> Search:
+        """Sequential halving at the root: the prior's ``halving`` likeliest actions, each
+        round's share of the budget spread evenly over those still in (the best first, so a
+        short round visits the likeliest), the better half kept after each, until one or
+        two are left; ``chosen`` is the best of those."""
+        legal = self.state.legal_actions()
+        probabilities = self.prior.probabilities(self.state, legal)
+        logits = {a: math.log(max(p, 1e-300)) for a, p in zip(legal, probabilities, strict=True)}
+        alive = sorted(legal, key=lambda a: -logits[a])[: self.halving]  # ties: listing order
+        candidates = list(alive)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        began = time.perf_counter()
+        for r in range(rounds):
+            if simulations is not None:
+                share = (simulations * (r + 1)) // rounds - (simulations * r) // rounds
+                done = 0
+                while done < share:
+                    for a in alive[: share - done]:
+                        self._simulate(a)
+                        done += 1
+            else:
+                end = began + seconds * (r + 1) / rounds
+                self._simulate(alive[0])
+                while time.perf_counter() < end:
+                    for a in alive:
+                        self._simulate(a)
+                        if time.perf_counter() >= end:
+                            break
+            score = self._halving_scores(candidates, logits)
+            alive.sort(key=lambda a: -score[a])
+            if r < rounds - 1:
+                alive = alive[: math.ceil(len(alive) / 2)]
+        self.chosen = alive[0]
+        return self
+
+    def _halving_scores(self, candidates: list[Any], logits: dict[Any, float]) -> dict[Any, float]:
+        """Each candidate's ``log P(a) + (C_VISIT + max visits) * C_SCALE * q(a)``: ``q`` its
+        mean value for the searching seat (the root's mean if not yet visited) rescaled to
+        [0, 1] between the candidates' lowest and highest."""
+        p = self.player
+        root = self.root
+        children = root.children
+        at_root = root.totals[p] / root.visits if root.visits else 0.5
+        q = {}
+        for a in candidates:
+            child = children.get(a)
+            q[a] = child.totals[p] / child.visits if child is not None and child.visits else at_root
+        low, high = min(q.values()), max(q.values())
+        spread = high - low if high - low > 1e-12 else 1.0
+        most = max((c.visits for c in children.values()), default=0)
+        weight = (C_VISIT + most) * C_SCALE
+        return {a: logits[a] + weight * (q[a] - low) / spread for a in candidates}
+
+    def _simulate(self, first: Any = None) -> None:
+        """One simulation; ``first``, if given, is the root action it takes (halving)."""
         rng = self.rng
         s = self._work if self._work is not None else self.state.resample(self.player, rng)
         base = len(s.history)
@@ -222,7 +306,15 @@ class Search:
             if player == TERMINAL:
                 break
             node.player = player
-            if player == CHANCE:
+            if first is not None:  # the root's action, chosen by the halving
+                child = node.children.get(first)
+                fresh = child is None
+                if fresh:
+                    child = node.children[first] = Node(first, len(node.totals))
+                child.available += 1
+                first = None
+                s._apply_unchecked(child.action)
+            elif player == CHANCE:
                 outcome = s.sample_chance(rng)
                 child = node.children.get(outcome)
                 fresh = child is None
@@ -341,11 +433,14 @@ class Search:
 
     # -- reading the tree ----------------------------------------------------------------------
     def best(self) -> Any:
-        """The root's most visited action (ties: the higher mean value, then the first met)."""
+        """The action to play: with ``halving``, the one the last run kept; else the root's
+        most visited action (ties: the higher mean value, then the first met)."""
         p = self.player
         children = list(self.root.children.values())
         if not children:
             raise ValueError("the search has not run yet")
+        if self.chosen is not None:
+            return self.chosen
         return max(children, key=lambda n: (n.visits, n.value(p))).action
 
     def table(self) -> list[dict[str, Any]]:

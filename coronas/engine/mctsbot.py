@@ -157,12 +157,13 @@ class TunedSearch:
         return bot
 
 
-SETTINGS = ("c", "depth", "mix", "playout", "prior", "simulations")
+SETTINGS = ("c", "depth", "halving", "mix", "playout", "prior", "simulations")
 """What a game's ``playout.SEARCH`` may set: the exploration constant (UCB1's, or PUCT's
 with a prior), the playout depth, the playout policy (a bot of the game by name, such as
 ``"policy"``; the game's declared one if absent), ``prior`` (True: PUCT with the game's move
 prior), ``mix`` (the share of a uniform choice in that prior at the searching seat's own
-decisions) and the default number of simulations."""
+decisions), ``halving`` (sequential halving over that many of the prior's likeliest actions
+at the root) and the default number of simulations."""
 
 
 def tuned(settings: dict[str, Any], name: str = "mcts") -> TunedSearch:
@@ -203,6 +204,7 @@ class MCTSBot:
         seed: int | None = None,
         prior: Any = None,
         mix: float = 0.0,
+        halving: int = 0,
     ):
         if simulations is not None and seconds is not None:
             raise ValueError("give simulations or seconds, not both")
@@ -217,6 +219,7 @@ class MCTSBot:
         self.seed = seed
         self.prior = prior
         self.mix = mix
+        self.halving = halving
         self.last: Search | None = None
 
     @classmethod
@@ -242,6 +245,7 @@ class MCTSBot:
             depth=self.depth,
             prior=self.prior,
             mix=self.mix,
+            halving=self.halving,
         ).run(simulations=self.simulations, seconds=self.seconds)
         self.last = found
         return found.best()
@@ -263,4 +267,6 @@ class MCTSBot:
             extra += ", prior=" + ("'game'" if self.prior is True else repr(self.prior))
         if self.mix:
             extra += f", mix={self.mix:g}"
+        if self.halving:
+            extra += f", halving={self.halving}"
         return f"MCTSBot({budget}, c={self.c:.4g}, playout={playout!r}{extra})"
