@@ -36,19 +36,24 @@ def test_benchmark_runs_quickly_and_prints_a_table(script):
     assert set(table_rows[1]) <= set("|-: ")
 
 
-def test_the_strength_benchmark_plays_named_pairings():
-    # A tiny seeded run of two pairings: the new search against the one before it, and the
-    # policy bot against greedy; each prints its row, its interval and the condition it meets.
+def strength(*argv: str) -> subprocess.CompletedProcess:
+    """``benchmarks/bench_strength.py`` run with ``argv`` from the repository root."""
     script = next(p for p in BENCHMARKS if p.name == "bench_strength.py")
-    argv = ["--quick", "--game", "batalla", "--jobs", "1", "--seed", "3"]
-    argv += ["--bots", "mcts", "mcts-classic", "--bots", "policy", "greedy"]
-    out = subprocess.run(
+    return subprocess.run(
         [sys.executable, str(script), *argv],
         capture_output=True,
         text=True,
         cwd=script.parent.parent,
         timeout=300,
     )
+
+
+def test_the_strength_benchmark_plays_named_pairings():
+    # A tiny seeded run of two pairings: the new search against the one before it, and the
+    # policy bot against greedy; each prints its row, its interval and the condition it meets.
+    argv = ["--quick", "--game", "batalla", "--jobs", "1", "--seed", "3"]
+    argv += ["--bots", "mcts", "mcts-classic", "--bots", "policy", "greedy"]
+    out = strength(*argv)
     assert out.returncode == 0, out.stderr[-3000:]
     rows = [line for line in out.stdout.splitlines() if line.startswith("| batalla")]
     assert any(
@@ -63,18 +68,11 @@ def test_a_strength_run_kept_in_files_goes_on_where_it_stopped(tmp_path):
     # With --out, each match-up's games are kept as they end; a run stopped after its first
     # game (the file cut back to it) plays only the game it lacks, and prints what the
     # uninterrupted run printed.
-    script = next(p for p in BENCHMARKS if p.name == "bench_strength.py")
     argv = ["--quick", "--game", "batalla", "--jobs", "1", "--seed", "5"]
     argv += ["--bots", "policy", "greedy", "--out", str(tmp_path)]
 
     def rows() -> list[str]:
-        out = subprocess.run(
-            [sys.executable, str(script), *argv],
-            capture_output=True,
-            text=True,
-            cwd=script.parent.parent,
-            timeout=300,
-        )
+        out = strength(*argv)
         assert out.returncode == 0, out.stderr[-3000:]
         # the match-up's row without its wall time, which is this sitting's
         return [line.rsplit("|", 2)[0] for line in out.stdout.splitlines() if "| batalla" in line]
@@ -93,17 +91,10 @@ def test_a_strength_run_kept_in_files_goes_on_where_it_stopped(tmp_path):
 def test_the_strength_benchmark_tries_other_search_settings():
     # --search KEY=VALUE sets the first bot's search over the game's own settings: the row
     # names them and keeps the search's condition; a key that is no setting is refused.
-    script = next(p for p in BENCHMARKS if p.name == "bench_strength.py")
     argv = ["--quick", "--game", "batalla", "--jobs", "1", "--bots", "mcts", "greedy"]
 
     def bench(*more: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, str(script), *argv, *more],
-            capture_output=True,
-            text=True,
-            cwd=script.parent.parent,
-            timeout=300,
-        )
+        return strength(*argv, *more)
 
     out = bench("--search", "prior=true", "--search", "halving=4")
     assert out.returncode == 0, out.stderr[-3000:]
