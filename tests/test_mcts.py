@@ -572,10 +572,12 @@ def test_a_uniform_share_in_the_prior_lets_the_search_leave_a_sure_prior():
     sure = {Pick((1,)): 0.97, Pick((0, 2)): 0.01, Pick((0,)): 0.01, Pick((2,)): 0.01}
     plain = Search(state, rng=0, c=1.0, prior=FixedPrior(sure)).run(simulations=20)
     assert {r["action"]: r["visits"] for r in plain.table()} == {Pick((1,)): 20}
-    mixed = Search(state, rng=0, c=1.0, prior=FixedPrior(sure), mix=1.0).run(simulations=20)
+    unread = FixedPrior(sure)
+    mixed = Search(state, rng=0, c=1.0, prior=unread, mix=1.0).run(simulations=20)
     visits = {r["action"]: r["visits"] for r in mixed.table()}
     assert visits[Pick((1,))] == 1 and visits[Pick((0, 2))] == 2
     assert mixed.best() == Pick((0,))
+    assert unread.calls == 0  # the seat's own decisions, all of them here, never read it
     for wrong in (-0.1, 1.5):
         with pytest.raises(ValueError, match="between 0 and 1"):
             Search(state, prior=FixedPrior(sure), mix=wrong)

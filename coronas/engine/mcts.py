@@ -380,7 +380,9 @@ class Search:
 
     def _select_puct(self, node: Node, legal: list[Any], player: int) -> tuple[Node, bool]:
         children = node.children
-        priors = self._priors(node, legal)
+        mix = self.mix if player == self.player else 0.0
+        # With mix 1 the prior is not read here at all (nor its features computed).
+        priors = self._priors(node, legal) if mix < 1.0 else dict.fromkeys(legal, 0.0)
         total = 0
         for a in legal:
             child = children.get(a)
@@ -390,7 +392,6 @@ class Search:
         # First-play urgency: an unvisited action is worth the parent's mean for now.
         fpu = node.totals[player] / node.visits if node.visits else 0.5
         scale = self.c * math.sqrt(total + 1)
-        mix = self.mix if player == self.player else 0.0
         keep, even = 1.0 - mix, mix / len(legal)
         best, best_score = None, -math.inf
         for a in legal:
