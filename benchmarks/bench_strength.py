@@ -119,7 +119,8 @@ def games_file(folder: Path, game: str, bot: str, opponent: str, games: int, see
 
 def search_settings(pairs: list[str]) -> dict[str, Any]:
     """``--search KEY=VALUE`` options as settings of the search bot: each key one of
-    ``SETTINGS``, each value a JSON number or true/false."""
+    ``SETTINGS``, each value a JSON number or true/false, but ``playout``'s: the name of one
+    of the game's bots (``playout=policy``)."""
     import json
 
     from coronas.engine.mctsbot import SETTINGS
@@ -131,6 +132,11 @@ def search_settings(pairs: list[str]) -> dict[str, Any]:
             raise SystemExit(
                 f"--search {pair!r}: expected KEY=VALUE, KEY one of {', '.join(SETTINGS)}"
             )
+        if key == "playout":
+            if not text.replace("-", "").isalnum():
+                raise SystemExit(f"--search {pair!r}: expected the name of one of the game's bots")
+            settings[key] = text
+            continue
         try:
             value = json.loads(text)
         except ValueError:
@@ -183,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a setting of the first bot's search over the game's own (halving=8, mix=0)",
+        help="a setting of the first bot's search over the game's own (halving=8, mix=0, "
+        "playout=policy)",
     )
     args = parser.parse_args(argv)
     overrides = search_settings(args.search)

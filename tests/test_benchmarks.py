@@ -102,5 +102,9 @@ def test_the_strength_benchmark_tries_other_search_settings():
     assert "one mcts (prior=True, halving=4) seat" in row
     assert "at least 80%, lower end above 72%" in row
     assert "halving=4" in out.stdout  # the timed bot's settings
+    policy = bench("--search", "playout=policy")
+    assert policy.returncode == 0, policy.stderr[-3000:]
+    assert "one mcts (playout=policy) seat" in policy.stdout
+    assert "playout='policy'" in policy.stderr  # the timed bot plays out with the policy
     wrong = bench("--search", "speed=2")
     assert wrong.returncode != 0 and "KEY one of c, depth, halving" in wrong.stderr

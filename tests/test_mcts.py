@@ -398,6 +398,7 @@ def test_bot_repr_names_its_settings_and_the_bot_pickles():
     assert repr(MCTSBot(seconds=0.5, c=2, playout=RandomBot())) == (
         "MCTSBot(seconds=0.5, c=2, playout='random')"
     )
+    assert "playout='policy'" in repr(MCTSBot(playout="policy"))  # a game's bot by name
     bot = MCTSBot(simulations=20, seed=4)
     state = GambleGame().new_initial_state()
     assert bot.choose(state, random.Random(1)) == Choice(False)

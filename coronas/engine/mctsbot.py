@@ -259,9 +259,10 @@ class MCTSBot:
             if self.seconds is None
             else f"seconds={self.seconds:g}"
         )
-        playout = getattr(self.playout, "name", None) or (
-            "default" if self.playout is None else repr(self.playout)
-        )
+        if self.playout is None or isinstance(self.playout, str):  # a bot of the game by name
+            playout = self.playout or "default"
+        else:
+            playout = getattr(self.playout, "name", None) or repr(self.playout)
         extra = f", depth={self.depth}" if self.depth is not None else ""
         if self.prior is not None and self.prior is not False:
             extra += ", prior=" + ("'game'" if self.prior is True else repr(self.prior))
