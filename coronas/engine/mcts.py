@@ -382,7 +382,7 @@ class Search:
         children = node.children
         mix = self.mix if player == self.player else 0.0
         # With mix 1 the prior is not read here at all (nor its features computed).
-        priors = self._priors(node, legal) if mix < 1.0 else dict.fromkeys(legal, 0.0)
+        priors = self._priors(node, legal) if mix < 1.0 else None
         total = 0
         for a in legal:
             child = children.get(a)
@@ -396,7 +396,7 @@ class Search:
         best, best_score = None, -math.inf
         for a in legal:
             child = children.get(a)
-            p = keep * priors[a] + even
+            p = even if priors is None else keep * priors[a] + even
             if child is None:
                 score = fpu + scale * p
             else:
