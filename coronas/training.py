@@ -9,7 +9,10 @@ the same models whatever prior is shipped at the time. From each game: a share `
 the positions where a cut playout may be scored (the game's ``settled``), with each seat's
 value features, the hand-set evaluation's prediction and, once the game is over, the win
 shares; and a share ``rate`` of the greedy seats' decisions among two or more actions, with
-each action's features and the one chosen. The first 80% of the games fit both models
+each action's features and the one chosen, or, with a ``teacher`` (a search bot of the
+game, ``mcts:300``), how the teacher's search shared its visits among the actions at that
+position: expert iteration, the prior fitted to what a search finds rather than to what
+greedy plays (the games themselves are the same). The first 80% of the games fit both models
 (:func:`coronas.engine.learning.fit_choice`), the last 20% measure them: the held-out
 log-loss of the value model against the hand-set evaluation's, and of the move prior against
 a uniform choice among the legal actions.
@@ -41,7 +44,15 @@ from coronas.engine.learning import (
     shares_log_loss,
 )
 
-__all__ = ["MAX_DECISIONS", "TrainingResult", "calibration", "game_samples", "train"]
+__all__ = [
+    "MAX_DECISIONS",
+    "TrainingResult",
+    "calibration",
+    "check_teacher",
+    "game_samples",
+    "teacher_targets",
+    "train",
+]
 
 MAX_DECISIONS = 20_000
 """Decisions after which a training game is dropped as unfinished (and counted)."""
@@ -75,17 +86,26 @@ def _seats(
 
 
 def game_samples(
-    name: str, players: int, rate: float, policy: tuple[float, ...] | None, seed: int
+    name: str,
+    players: int,
+    rate: float,
+    policy: tuple[float, ...] | None,
+    seed: int,
+    teacher: str | None = None,
 ) -> GameSamples:
     """One seeded training game of the game called ``name`` and what it gave; ``policy`` is
     the weights of the prior the policy seats play (None: no policy seat), passed as values
-    so that every worker plays the same prior whatever file is shipped."""
+    so that every worker plays the same prior whatever file is shipped. With ``teacher`` (a
+    search bot's name) each sampled decision's targets are the teacher's visit shares
+    (:func:`teacher_targets`); the game goes on with greedy's move, so its course is the same
+    with a teacher or without."""
     from coronas.engine import available_games
 
     game = available_games()[name]
     spec = learning_of(game)
     prior = None if policy is None else MovePrior(spec.action_names, policy, spec.action_features)
     bots, names = _seats(game, players, seed, prior)
+    taught = None if teacher is None else game.bot(teacher)
     rng = random.Random(seed)
     state = game(players=players, seed=seed).new_initial_state()
     positions, choices = [], []
@@ -110,11 +130,47 @@ def game_samples(
         action = bots[seat].choose(state, rng)
         if sample and len(legal) > 1 and action in legal:
             rows = [tuple(map(float, r)) for r in spec.action_features(state, legal)]
-            taken = [0] * len(legal)
-            taken[legal.index(action)] = 1
+            if taught is None:
+                taken: list[float] = [0] * len(legal)
+                taken[legal.index(action)] = 1
+            else:  # its own seeds: the game's random numbers are left as they were
+                taken = teacher_targets(
+                    taught, state, legal, random.Random(seed * 2**20 + decisions)
+                )
             choices.append((rows, taken))
         state.apply(action)
     return GameSamples(positions, tuple(win_shares(state)), choices)
+
+
+def teacher_targets(teacher: Any, state: Any, legal: list[Any], rng: random.Random) -> list[float]:
+    """The share of ``teacher``'s root visits that went to each of ``legal`` when it
+    searched ``state`` (the state is left as it was)."""
+    teacher.choose(state, rng)
+    visits = {row["action"]: row["visits"] for row in teacher.last.table()}
+    total = sum(visits.get(a, 0) for a in legal)
+    return [visits.get(a, 0) / total for a in legal]
+
+
+def check_teacher(game: Any, teacher: str | None) -> None:
+    """Refuse a ``teacher`` that is not a search bot of ``game`` with a budget of simulations
+    (a budget of seconds would make the refit depend on the machine): :class:`ValueError`
+    saying what was expected."""
+    if teacher is None:
+        return
+    try:
+        bot = game.bot(teacher)
+    except ValueError as exc:  # an unknown name or budget, in the game's words
+        raise ValueError(f"teacher: {exc}") from None
+    if not hasattr(bot, "last") or not hasattr(bot, "simulations"):
+        raise ValueError(
+            f"teacher: {teacher!r} is not a search bot of {game.name}: expected mcts, "
+            "mcts-classic or one of them with a number of simulations (mcts:300)"
+        )
+    if bot.simulations is None:
+        raise ValueError(
+            f"teacher: {teacher!r} searches for a time, and the refit would depend on the "
+            "machine: give a number of simulations (mcts:300)"
+        )
 
 
 def calibration(
@@ -147,8 +203,9 @@ class TrainingResult:
     notes: list[str] = field(default_factory=list)
     held_out_positions: list[tuple[list, tuple]] = field(default_factory=list, repr=False)
     """The held-out positions: each seat's value features and the win shares."""
-    held_out_choices: list[tuple[list, list[int]]] = field(default_factory=list, repr=False)
-    """The held-out greedy decisions: each action's features and the one taken."""
+    held_out_choices: list[tuple[list, list[float]]] = field(default_factory=list, repr=False)
+    """The held-out greedy decisions: each action's features and the one taken (or the
+    teacher's visit shares)."""
 
     def report(self) -> str:
         """The figures, as text."""
@@ -158,6 +215,11 @@ class TrainingResult:
             f"{v['games']} games from seed {v['seed']}, {v['players']} players, bots "
             f"{', '.join(v['bots'])}; {self.unfinished} unfinished games dropped",
             *([f"the policy seats' prior: SHA-256 {digest}"] if digest else []),
+            *(
+                [f"the move prior's targets: {p['teacher']}'s visit shares"]
+                if "teacher" in p
+                else []
+            ),
             "",
             f"value model: {v['positions']} positions fitted, {v['held_out_positions']} held out",
             f"  held-out log-loss {v['log_loss']:.4f} nats; {v['baseline']}: "
@@ -217,13 +279,16 @@ def train(
     players: int | None = None,
     progress: bool = True,
     policy_prior: str | Path | bool = True,
+    teacher: str | None = None,
 ) -> TrainingResult:
     """Play ``games`` seeded games of ``game`` and fit its value model and move prior (the
     first 80% of the games), measured on the rest. ``jobs`` worker processes (1: in this
     one); ``players`` defaults to the game's declared table. ``policy_prior`` is the prior
     the policy seats play: a move prior file of the game, True for the shipped one if one is
     shipped, False for no policy seat; its file's SHA-256 goes into the provenance
-    (``policy_prior_sha256``, None without policy seats)."""
+    (``policy_prior_sha256``, None without policy seats). ``teacher`` (a search bot's name
+    with a number of simulations, ``mcts:300``) fits the prior to its visit shares at the
+    sampled decisions instead of greedy's moves (recorded as ``teacher``)."""
     from coronas import __version__
     from coronas.engine import available_games
 
@@ -234,8 +299,10 @@ def train(
     game_cls = available_games()[game]
     spec = learning_of(game_cls)
     players = players or spec.players
+    check_teacher(game_cls, teacher)
     policy = _policy_prior(spec, policy_prior)
-    work = partial(game_samples, game, players, rate, None if policy is None else policy.weights)
+    weights = None if policy is None else policy.weights
+    work = partial(game_samples, game, players, rate, weights, teacher=teacher)
     seeds = range(seed, seed + games)
     bar = None
     if progress:
@@ -309,6 +376,7 @@ def train(
             "log_loss": choice_log_loss(c_test, p_weights),
             "baseline": "a uniform choice among the legal actions",
             "baseline_log_loss": uniform,
+            **({"teacher": teacher} if teacher else {}),
         },
     )
     table = calibration([value.shares(rows) for rows, _, _ in v_test], [w for *_, w in v_test])

@@ -108,3 +108,14 @@ def test_one_ctrl_c_stops_training_on_two_workers_at_once(tmp_path):
     err = ctrl_c_to_group(proc)
     assert "interrupted" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_train_fits_the_prior_to_a_teachers_visits_or_refuses_the_teacher(tmp_path, capsys):
+    status, out = _train(tmp_path, "--no-policy", "--teacher", "mcts:10")
+    assert status == 0
+    assert "the move prior's targets: mcts:10's visit shares" in capsys.readouterr().out
+    spec = learning_of(available_games()["batalla"])
+    assert spec.move_prior(out / "move_prior.json").fitted["teacher"] == "mcts:10"
+    assert "teacher" not in spec.value_model(out / "value_model.json").fitted
+    assert _train(tmp_path, "--teacher", "greedy")[0] == 2
+    assert "--teacher: 'greedy' is not a search bot" in capsys.readouterr().err

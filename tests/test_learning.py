@@ -22,7 +22,7 @@ from coronas.engine.learning import (
     learning_of,
     softmax,
 )
-from coronas.training import train
+from coronas.training import teacher_targets, train
 
 GAMES = available_games()
 
@@ -107,6 +107,8 @@ def _good(tmp_path, game="batalla", kind="value"):
         (lambda d: d["fitted"].update(policy_prior_sha256="ab" * 31), "fitted.policy_prior_sha256"),
         (lambda d: d["fitted"].update(policy_prior_sha256="AB" * 32), "fitted.policy_prior_sha256"),
         (lambda d: d["fitted"].update(policy_prior_sha256=1), "fitted.policy_prior_sha256"),
+        (lambda d: d["fitted"].update(teacher=5), "fitted.teacher"),
+        (lambda d: d["fitted"].update(teacher=""), "fitted.teacher"),
         (lambda d: d.update(more=1), "more"),
     ],
 )
@@ -223,6 +225,65 @@ def test_a_refit_without_policy_seats_records_none(tmp_path):
     result.save(tmp_path, "batalla")
     spec = learning_of(GAMES["batalla"])
     assert spec.move_prior(tmp_path / "move_prior.json").fitted["policy_prior_sha256"] is None
+
+
+class _Taught:
+    """A stand-in teacher whose search gave these visits at the root."""
+
+    def __init__(self, visits):
+        self.visits = visits
+        self.last = self
+
+    def choose(self, state, rng):
+        return max(self.visits, key=self.visits.get)
+
+    def table(self):
+        return [{"action": a, "visits": n} for a, n in self.visits.items()]
+
+
+def test_a_teachers_targets_are_its_visit_shares():
+    # Three visits to a, one to b, none to c (never expanded): 3/4, 1/4 and 0.
+    targets = teacher_targets(_Taught({"a": 3, "b": 1}), None, ["a", "b", "c"], random.Random(0))
+    assert targets == [0.75, 0.25, 0.0]
+
+
+def test_a_refit_with_a_teacher_fits_the_prior_to_its_visit_shares(tmp_path):
+    """Expert iteration: the same seeded games (so the same value model), the move prior fitted
+    to a search's visit shares; repeatable on one worker or two, and named in the files."""
+    plain = train("batalla", games=6, seed=0, progress=False, policy_prior=False)
+    taught = train(
+        "batalla", games=6, seed=0, progress=False, policy_prior=False, teacher="mcts:20"
+    )
+    again = train(
+        "batalla", games=6, seed=0, jobs=2, progress=False, policy_prior=False, teacher="mcts:20"
+    )
+    assert taught.value.weights == plain.value.weights  # the games did not change
+    assert (taught.prior.weights, taught.prior.fitted) == (again.prior.weights, again.prior.fitted)
+    assert taught.prior.weights != plain.prior.weights
+    targets = [taken for _, taken in taught.held_out_choices]
+    assert len(targets) == len(plain.held_out_choices)
+    assert all(abs(sum(t) - 1) < 1e-12 and min(t) >= 0 for t in targets)
+    assert any(max(t) < 1 for t in targets)  # visits shared, not one move taken
+    assert all(max(t) == 1 for _, t in plain.held_out_choices)
+    assert "teacher" not in plain.prior.fitted
+    assert taught.prior.fitted["teacher"] == "mcts:20"
+    assert "mcts:20's visit shares" in taught.report()
+    taught.save(tmp_path, "batalla")
+    spec = learning_of(GAMES["batalla"])
+    assert spec.move_prior(tmp_path / "move_prior.json").fitted["teacher"] == "mcts:20"
+
+
+@pytest.mark.parametrize(
+    ("teacher", "message"),
+    [
+        ("greedy", "not a search bot of batalla"),
+        ("mcts:1s", "searches for a time"),
+        ("nope", "unknown bot"),
+    ],
+)
+def test_a_teacher_that_is_no_reproducible_search_is_refused(teacher, message):
+    with pytest.raises(ValueError, match=message):
+        train("batalla", games=6, seed=0, progress=False, teacher=teacher)
 
 
 def test_a_bad_policy_prior_is_refused_naming_file_and_field(tmp_path):

@@ -2,7 +2,8 @@
 
 Plays ``--games`` seeded games (greedy, light and policy seats; the policy seats play the
 shipped move prior, the one in ``--policy-prior FILE``, or none with ``--no-policy``), fits
-both models on the first 80% and measures them on the rest (:func:`coronas.training.train`),
+both models on the first 80% (the move prior to greedy's moves or, with ``--teacher mcts:N``,
+to that search's visit shares) and measures them on the rest (:func:`coronas.training.train`),
 prints the figures and writes ``value_model.json`` and ``move_prior.json`` into ``--out`` (by
 default the game's package data, the files the game ships and reads).
 """
@@ -24,13 +25,17 @@ MAX_GAMES = 10**6
 
 def run(args: argparse.Namespace) -> int:
     from coronas.engine.learning import ModelFileError, forget_loaded, learning_of
-    from coronas.training import train
+    from coronas.training import check_teacher, train
 
     game_cls = games.find_game(args.game)
     try:
         spec = learning_of(game_cls)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    try:
+        check_teacher(game_cls, args.teacher)
+    except ValueError as exc:  # "teacher: ...", refused before any game
+        raise CommandError(f"--{exc}") from None
     try:
         result = train(
             game_cls.name,
@@ -41,9 +46,11 @@ def run(args: argparse.Namespace) -> int:
             players=args.players,
             progress=not args.no_progress,
             policy_prior=False if args.no_policy else args.policy_prior or True,
+            teacher=args.teacher,
         )
     except ModelFileError as exc:  # the --policy-prior file, refused before any game
         raise CommandError(str(exc)) from None
+
     print(f"coronas train {game_cls.name}")
     print(result.report())
     out = args.out or str(resources.files(spec.package).joinpath("data"))
@@ -98,6 +105,12 @@ def add_parser(sub: Any) -> None:
         help="the move prior the policy seats play (default: the shipped one, if any)",
     )
     policy.add_argument("--no-policy", action="store_true", help="no policy seat")
+    p.add_argument(
+        "--teacher",
+        metavar="BOT",
+        help="fit the move prior to this search's visit shares at the sampled decisions "
+        "instead of greedy's moves (mcts:300; a number of simulations, so the refit repeats)",
+    )
     p.add_argument(
         "--out",
         metavar="DIR",

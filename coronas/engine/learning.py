@@ -329,9 +329,10 @@ _FITTED_NUMBERS = {
     "baseline_log_loss": (float, 0.0, 1e3),
 }
 _FITTED_TEXTS = ("baseline", "version")
-_FITTED_OPTIONAL = ("policy_prior_sha256",)
+_FITTED_OPTIONAL = ("policy_prior_sha256", "teacher")
 """Fields of ``fitted`` that older files lack: the SHA-256 of the prior the policy seats
-played (null: no policy seat)."""
+played (null: no policy seat); a move prior's teacher, the search whose visit shares it was
+fitted to (absent: greedy's moves)."""
 
 
 def _refuse(where: str, field: str, message: str) -> ModelFileError:
@@ -397,6 +398,11 @@ def check_model(data: Any, where: str, kind: str, game: str, names: Sequence[str
     rate = fitted.get("rate")
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 < rate <= 1:
         raise _refuse(where, "fitted.rate", "expected the share of positions kept, in (0, 1]")
+    teacher = fitted.get("teacher", "mcts")
+    if not (isinstance(teacher, str) and 0 < len(teacher) <= 50):
+        raise _refuse(
+            where, "fitted.teacher", f"expected a search bot's name, got {short(teacher)}"
+        )
     digest = fitted.get("policy_prior_sha256")
     if digest is not None and not (
         isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)
