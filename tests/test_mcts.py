@@ -682,5 +682,6 @@ def test_both_searches_are_offered_in_every_game():
             and new.simulations == playout.SEARCH["simulations"]
         )
         assert new.mix == playout.SEARCH.get("mix", 0.0) and classic.mix == 0.0
+        assert new.halving == playout.SEARCH.get("halving", 0) and classic.halving == 0
         assert game.bot("mcts-classic:7").simulations == 7
         assert bots["mcts-classic"].name == "mcts-classic"

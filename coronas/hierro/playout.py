@@ -53,15 +53,15 @@ __all__ = [
     "settled",
 ]
 
-SEARCH = {"c": 0.5, "depth": 10, "mix": 1.0, "prior": True, "simulations": 600}
+SEARCH = {"c": 0.5, "depth": 10, "halving": 8, "prior": True, "simulations": 600}
 """The search bot's settings in this game (``mcts`` in ``BOTS``): PUCT, the tree focused by
 the game's move prior (``prior``: each action's share of ``c`` times the square root of its
-parent's visits, over its own visits plus one) at the other seats' decisions, where it
-foresees their replies; at the searching seat's own, every legal action is weighed alike
-(``mix`` 1: the prior imitates greedy so closely that, followed there too, the search played
-greedy's move). The playouts and their cut are as in :data:`SEARCH_CLASSIC`, and the
-simulations as many as fit within half a second a decision on one core. How they were chosen
-and what they won is in docs/performance.md."""
+parent's visits, over its own visits plus one), and at the root sequential halving over the
+prior's eight likeliest actions (``halving``: it keeps the prior's move, which copies
+greedy's, unless its games find a better one). The playouts and their cut are as in
+:data:`SEARCH_CLASSIC`, and the simulations as many as fit within half a second a decision on
+one core. How they were chosen and what they won (one search seat against two greedy seats:
+113 of 200) is in docs/performance.md."""
 
 SEARCH_CLASSIC = {"c": 0.3, "depth": 10, "simulations": 600}
 """The search bot's settings in this game (``mcts-classic``
