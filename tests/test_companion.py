@@ -317,6 +317,8 @@ def test_app_starts_voila_on_the_port_asked(monkeypatch, capsys):
     assert program == sys.executable
     assert command[1:4] == ["-m", "voila", str(app_command.notebook_path())]
     assert {"--port=8899", "--Voila.ip=127.0.0.1", "--no-browser"} <= set(command)
+    # a kernel that has already run the app waits for the next player (a quicker first answer)
+    assert "--VoilaConfiguration.preheat_kernel=True" in command
     assert "MPLBACKEND" not in env
 
 

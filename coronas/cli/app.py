@@ -5,6 +5,10 @@ data, so an installed coronas finds it too; the repository's ``apps/companion.ip
 it for Binder), with Voilà on 127.0.0.1, on a free port unless ``--port``; prints the address
 and opens it in the browser unless ``--no-browser``. Voilà replaces the ``coronas`` process,
 so Ctrl-C or a stop signal for that process stops the server.
+
+Voilà keeps one kernel pre-heated: it has already run the app's notebook when a page asks
+for it, so the first answer waits only for the page itself (``benchmarks/bench_companion.py``
+measures it).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ def voila_command(notebook: Path, port: int, browser: bool) -> list[str]:
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
         "--VoilaConfiguration.show_tracebacks=True",
+        "--VoilaConfiguration.preheat_kernel=True",
     ]
     if not browser:
         command.append("--no-browser")

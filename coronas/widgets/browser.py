@@ -11,6 +11,9 @@ The real-browser tests and ``coronas figures`` (for ``figures/stepper.png``) sha
   :func:`run_all_cells` runs a notebook there and waits until every cell has run.
 * :class:`StepperOnPage` finds a :class:`~coronas.widgets.Stepper` on the page and clicks it.
 * :func:`stepper_screenshot` does all of that to photograph the stepper at a chance node.
+* :func:`companion_server` serves the companion app (``coronas app``) with Voilà;
+  :func:`open_companion` and :func:`companion_answer` wait for its answers on a page. The
+  real-browser test and ``benchmarks/bench_companion.py`` (how long a player waits) share them.
 
 It needs Chromium at :data:`CHROMIUM` (``apt-get install chromium``) and the ``browser`` extra
 (``pip install "coronas[browser]"``: Playwright, JupyterLab, ipywidgets). Playwright drives
@@ -28,6 +31,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -35,6 +39,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +52,10 @@ __all__ = [
     "Seen",
     "StepperOnPage",
     "chromium_page",
+    "companion_answer",
+    "companion_server",
     "lab_server",
+    "open_companion",
     "run_all_cells",
     "stepper_screenshot",
     "unavailable",
@@ -90,10 +98,12 @@ class BrowserError(RuntimeError):
         self.details = details
 
 
-def unavailable() -> str | None:
-    """What is missing to drive JupyterLab in Chromium here, and how to install it; None if
-    nothing is."""
+def unavailable(app: bool = False) -> str | None:
+    """What is missing to drive JupyterLab in Chromium here (with ``app``, also the companion
+    app's Voilà), and how to install it; None if nothing is."""
     missing = []
+    if app and importlib.util.find_spec("voila") is None:
+        missing.append('voila not installed (pip install "coronas[app]")')
     if not CHROMIUM.exists():
         missing.append(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     absent = [name for name in _PYTHON_PACKAGES if importlib.util.find_spec(name) is None]
@@ -219,6 +229,82 @@ def chromium_page(viewport: tuple[int, int] = (1280, 1000)) -> Iterator[Any]:
             yield page
         finally:
             browser.close()
+
+
+@contextlib.contextmanager
+def companion_server(workdir: Path, timeout_s: float = 90) -> Iterator[str]:
+    """Run ``coronas app`` on a free port of 127.0.0.1 with Jupyter folders of its own in
+    ``workdir``; yield the app's address and stop Voilà and its kernels when the block ends.
+
+    Raises :class:`BrowserError` if the command exits or does not listen within ``timeout_s``.
+    """
+    env = dict(os.environ)
+    for var in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        env[var] = str(workdir / var.lower())
+    env.pop("MPLBACKEND", None)
+    port = _free_port()
+    log = workdir / "voila.log"
+    command = [sys.executable, "-m", "coronas.cli", "app", "--no-browser", f"--port={port}"]
+    with log.open("w") as out:
+        # its own process group: Voilà (which replaces the command) and its kernels stop together
+        process = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            if process.poll() is not None:
+                tail = log.read_text(errors="replace")[-3000:]
+                raise BrowserError(f"coronas app exited (status {process.returncode})", tail)
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=2):
+                    break  # listening (a GET of the page would start a kernel)
+            except OSError:
+                if time.monotonic() > deadline:
+                    summary = f"coronas app did not answer within {timeout_s:g} s"
+                    raise BrowserError(summary) from None
+                time.sleep(0.3)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def open_companion(page: Any, url: str, load_bound_s: float = 25) -> float:
+    """Open the companion at ``url`` and wait for its first answer; the seconds from opening
+    the page to that answer. Voilà was seen to hang now and then on a page load ("Executing"
+    never ends), so a load that shows no answer within ``load_bound_s`` is tried once more."""
+    for attempt in (1, 2):
+        start = time.monotonic()
+        page.goto(url)
+        try:
+            page.locator(".coronas-chance").first.wait_for(timeout=load_bound_s * 1000)
+            return time.monotonic() - start
+        except Exception as error:  # Playwright's TimeoutError
+            if attempt == 2:
+                raise BrowserError(
+                    f"the companion showed no answer within {load_bound_s:g} s, twice",
+                    str(error),
+                ) from error
+    raise AssertionError("not reached")
+
+
+def companion_answer(page: Any, p: Fraction, timeout_s: float = 15) -> tuple[str, float]:
+    """Wait until the companion's answer is ``p`` exactly; its text on the page (spaces
+    collapsed) and the seconds waited."""
+    start = time.monotonic()
+    page.wait_for_function(
+        "p => { const el = document.querySelector('.coronas-chance');"
+        " return el && el.dataset.fraction === p; }",
+        arg=str(p),
+        timeout=timeout_s * 1000,
+    )
+    waited = time.monotonic() - start
+    return " ".join(page.locator(".coronas-chance").inner_text().split()), waited
 
 
 def run_all_cells(page: Any, server: LabServer, notebook: str, timeout_s: float = 120) -> None:

@@ -30,7 +30,15 @@ from coronas.widgets.calculators import Answer, Field
 from coronas.widgets.situation import Situation, dice_html
 from coronas.widgets.situations import GAMES, SITUATIONS
 
-__all__ = ["GAMES", "SITUATIONS", "Companion", "CompanionModel", "Situation", "dice_html"]
+__all__ = [
+    "GAMES",
+    "SITUATIONS",
+    "Companion",
+    "CompanionModel",
+    "Situation",
+    "button_label",
+    "dice_html",
+]
 
 
 def _quote(text: str) -> str:
@@ -40,6 +48,12 @@ def _quote(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # The model of the whole app
 # --------------------------------------------------------------------------------------------
+
+
+def button_label(game: str) -> str:
+    """The game's name on its button, short enough for a phone: Hierro, Batalla, Carolus."""
+    title = GAME_TITLES[game]
+    return title.replace("Corona de ", "").replace(" de Coronas", "").replace(" Magnus", "")
 
 
 class CompanionModel:
@@ -131,16 +145,7 @@ class Companion(PlainTextFallback):
         self.model = model or CompanionModel()
         full = w.Layout(width="100%")
         self.games = w.ToggleButtons(
-            options=[
-                (
-                    GAME_TITLES[g]
-                    .replace("Corona de ", "")
-                    .replace(" de Coronas", "")
-                    .replace(" Magnus", ""),
-                    g,
-                )
-                for g in GAMES
-            ],
+            options=[(button_label(g), g) for g in GAMES],
             value=self.model.game,
             style={"button_width": "31%"},
             layout=full,
