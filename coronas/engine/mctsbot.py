@@ -144,6 +144,7 @@ class TunedSearch:
         if options.get("seconds") is not None:
             chosen.pop("simulations", None)
         bot = MCTSBot(**{**chosen, **options})
+        bot.name = self.name  # mcts-classic says so in results files and tables
         default = dict(self.settings).get("simulations")
         if default:
             bot.simulation_seconds = TUNED_DECISION / default

@@ -26,6 +26,9 @@ def test_bots_have_names_and_are_registered():
     assert BOTS["greedy"] is GreedyBot and BOTS["policy"]().name == "policy"
     assert BOTS["light"] is LightBot and LightBot().name == "light"
     assert BOTS["mcts"].name == "mcts" and isinstance(BOTS["mcts"](), MCTSBot)
+    # the plain search kept beside it is named so in results files, not "mcts 2"
+    assert BOTS["mcts-classic"]().name == "mcts-classic"
+    assert BOTS["mcts-classic"].from_spec("300").name == "mcts-classic"
     assert GreedyBot().name == "greedy" and RandomBot().name == "random"
 
 
