@@ -200,7 +200,10 @@ class TrainingResult:
     prior: MovePrior
     calibration: list[tuple[str, int, float, float]]
     unfinished: int = 0
-    notes: list[str] = field(default_factory=list)
+    declared_table: tuple[int, float] | None = None
+    """At another table than the game's: the declared table's seats and the held-out
+    log-loss of the shipped value model fitted there, which judges this table without a
+    model of its own."""
     held_out_positions: list[tuple[list, tuple]] = field(default_factory=list, repr=False)
     """The held-out positions: each seat's value features and the win shares."""
     held_out_choices: list[tuple[list, list[float]]] = field(default_factory=list, repr=False)
@@ -224,6 +227,14 @@ class TrainingResult:
             f"value model: {v['positions']} positions fitted, {v['held_out_positions']} held out",
             f"  held-out log-loss {v['log_loss']:.4f} nats; {v['baseline']}: "
             f"{v['baseline_log_loss']:.4f}",
+            *(
+                [
+                    f"  the shipped value model fitted at {self.declared_table[0]} players, on "
+                    f"the same positions: {self.declared_table[1]:.4f}"
+                ]
+                if self.declared_table
+                else []
+            ),
             "  "
             + ", ".join(
                 f"{n} {w:+.3f}" for n, w in zip(self.value.names, self.value.weights, strict=True)
@@ -240,17 +251,22 @@ class TrainingResult:
             "  predicted  seats  mean predicted  observed",
         ]
         lines += [f"  {b:9}  {n:5}  {q:14.3f}  {o:8.3f}" for b, n, q, o in self.calibration]
-        return "\n".join(lines + self.notes)
+        return "\n".join(lines)
 
     def save(self, directory: str | Path, game: str) -> list[Path]:
-        """Write both model files into ``directory``; returns their paths."""
-        from coronas.engine.learning import FILES
+        """Write the model files into ``directory``; returns their paths. At the game's
+        declared table, both; at another, its value model alone, in that table's file
+        (``value_model-4-players.json``): the game plays the declared table's move prior."""
+        from coronas.engine import available_games
+        from coronas.engine.learning import FILES, value_file
 
+        players = self.value.fitted["players"]
+        declared = players == learning_of(available_games()[game]).players
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         paths = []
-        for model in (self.value, self.prior):
-            path = out / FILES[model.kind]
+        for model in (self.value, self.prior) if declared else (self.value,):
+            path = out / (FILES[model.kind] if declared else value_file(players))
             model.save(path, game)
             paths.append(path)
         return paths
@@ -381,11 +397,16 @@ def train(
     )
     table = calibration([value.shares(rows) for rows, _, _ in v_test], [w for *_, w in v_test])
     unfinished = sum(not g.ended for g in results)
+    held_out = [(rows, won) for rows, _, won in v_test]
+    declared = None
+    if players != spec.players:  # what this table is judged by without a model of its own
+        declared = (spec.players, choice_log_loss(held_out, spec.value_model().weights))
     return TrainingResult(
         value,
         prior,
         table,
         unfinished,
-        held_out_positions=[(rows, won) for rows, _, won in v_test],
+        declared_table=declared,
+        held_out_positions=held_out,
         held_out_choices=c_test,
     )

@@ -41,6 +41,17 @@ def test_train_writes_model_files_that_load(tmp_path, capsys):
     assert data["features"] == list(spec.value_names)
 
 
+def test_train_at_another_table_writes_that_tables_value_model(tmp_path, capsys):
+    argv = ["train", "hierro", "--players", "4", "--games", "6", "--seed", "0"]
+    assert main([*argv, "--out", str(tmp_path), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "4 players" in out and "the move prior fitted at 3" in out
+    assert "the shipped value model fitted at 3 players, on the same positions" in out
+    assert [p.name for p in tmp_path.iterdir()] == ["value_model-4-players.json"]
+    spec = learning_of(available_games()["hierro"])
+    assert spec.value_model(tmp_path / "value_model-4-players.json").fitted["players"] == 4
+
+
 def test_train_refuses_bad_options(capsys):
     assert main(["train", "batalla", "--games", "4"]) == 2
     assert main(["train", "batalla", "--rate", "0"]) == 2

@@ -5,7 +5,10 @@ shipped move prior, the one in ``--policy-prior FILE``, or none with ``--no-poli
 both models on the first 80% (the move prior to greedy's moves or, with ``--teacher mcts:N``,
 to that search's visit shares) and measures them on the rest (:func:`coronas.training.train`),
 prints the figures and writes ``value_model.json`` and ``move_prior.json`` into ``--out`` (by
-default the game's package data, the files the game ships and reads).
+default the game's package data, the files the game ships and reads). With ``--players`` other
+than the game's table, only the value model is written, as that table's
+``value_model-N-players.json``: a seat's chances depend on how many share them, and the game
+judges positions at that table with it.
 """
 
 from __future__ import annotations
@@ -56,6 +59,11 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or str(resources.files(spec.package).joinpath("data"))
     for path in result.save(out, game_cls.name):
         print(f"wrote {path}")
+    if result.value.fitted["players"] != spec.players:
+        print(
+            f"(at {result.value.fitted['players']} players the value model alone: the game "
+            f"plays the move prior fitted at {spec.players})"
+        )
     forget_loaded()
     return 0
 
@@ -89,7 +97,8 @@ def add_parser(sub: Any) -> None:
         type=whole(2, games.MAX_PLAYERS),
         default=None,
         metavar="N",
-        help="players at the table (default: the game's, hierro 3, the others 2)",
+        help="players at the table (default: the game's, hierro 3, the others 2; at "
+        "another table only its value model is written)",
     )
     p.add_argument(
         "--rate",

@@ -58,6 +58,7 @@ __all__ = [
     "learning_of",
     "load_model",
     "softmax",
+    "value_file",
 ]
 
 FORMAT = "coronas-model"
@@ -73,7 +74,14 @@ MAX_WEIGHT = 1e6
 KINDS = ("value", "prior")
 """The kinds of model: a value model, a move prior."""
 FILES = {"value": "value_model.json", "prior": "move_prior.json"}
-"""Each kind's file in a game's package data."""
+"""Each kind's file in a game's package data, fitted at the game's declared table."""
+
+
+def value_file(players: int) -> str:
+    """The file of a value model fitted at another table than the game's declared one
+    (``value_model-4-players.json``): a seat's chances depend on how many seats share them."""
+    return f"value_model-{players}-players.json"
+
 
 Choice = tuple[Sequence[Sequence[float]], Sequence[float]]
 """One choice for :func:`fit_choice`: a row of features for each alternative (a seat, a legal
@@ -450,7 +458,10 @@ class Learning:
     the value features of each seat and the features of (position, action) pairs, with their
     names in order; its hand-set evaluation (the value model's baseline); ``settled`` (where
     a position may be scored); the seats at the table the shipped models are fitted at; and
-    the package whose ``data/`` holds the model files."""
+    the package whose ``data/`` holds the model files.
+
+    A game played at other tables (Corona de Hierro: 3 to 5 seats) may ship a value model
+    for each (:func:`value_file`); a table without one is judged by the declared table's."""
 
     game: str
     value_names: tuple[str, ...]
@@ -463,12 +474,30 @@ class Learning:
     players: int = 2
     settled: Callable[[Any], bool] | None = None
 
-    def path(self, kind: str) -> Any:
-        """The shipped file of ``kind`` (``"value"`` or ``"prior"``)."""
-        return resources.files(self.package).joinpath("data", FILES[kind])
+    def path(self, kind: str, players: int | None = None) -> Any:
+        """The shipped file of ``kind`` (``"value"`` or ``"prior"``); with ``players`` other
+        than the declared table's, that table's value model file (which may not exist)."""
+        if players is None or players == self.players:
+            name = FILES[kind]
+        elif kind == "value":
+            name = value_file(players)
+        else:
+            raise ValueError(f"a move prior is fitted at {self.players} players only")
+        return resources.files(self.package).joinpath("data", name)
 
-    def value_model(self, source: str | Path | None = None) -> ValueModel:
-        """The value model in ``source``, or the shipped one (read once)."""
+    def value_model(
+        self, source: str | Path | None = None, players: int | None = None
+    ) -> ValueModel:
+        """The value model in ``source``, or the shipped one (read once): with ``players``,
+        the one fitted at that table if the game ships it, else the declared table's."""
+        if source is None and players is not None and players != self.players:
+            key = (self.package, "value", players)
+            if key not in _LOADED:
+                path = self.path("value", players)
+                _LOADED[key] = (
+                    self._read("value", path, players) if path.is_file() else self.value_model()
+                )
+            return _LOADED[key]  # type: ignore[return-value]
         return self._load("value", source)  # type: ignore[return-value]
 
     def move_prior(self, source: str | Path | None = None) -> MovePrior:
@@ -484,7 +513,7 @@ class Learning:
             from coronas.engine.evaluation import win_shares
 
             return win_shares(state)
-        model = self.value_model()
+        model = self.value_model(players=state.num_players)
         if not model.beats_baseline:
             return tuple(self.baseline(state))
         return model.shares(model.features(state))
@@ -492,21 +521,31 @@ class Learning:
     def _load(self, kind: str, source: Any) -> ValueModel | MovePrior:
         if source is not None:
             return self._read(kind, source)
-        key = (self.package, kind)
+        key = (self.package, kind, self.players)
         if key not in _LOADED:
-            _LOADED[key] = self._read(kind, self.path(kind))
+            _LOADED[key] = self._read(kind, self.path(kind), self.players)
         return _LOADED[key]
 
-    def _read(self, kind: str, source: Any) -> ValueModel | MovePrior:
+    def _read(self, kind: str, source: Any, players: int | None = None) -> ValueModel | MovePrior:
+        """The model in ``source``; a shipped file (``players`` given) must say it was fitted
+        at that table (``fitted.players``), or it is refused."""
         names, features = (
             (self.value_names, self.value_features)
             if kind == "value"
             else (self.action_names, self.action_features)
         )
-        return load_model(source, kind, self.game, names, features)
+        model = load_model(source, kind, self.game, names, features)
+        if players is not None and model.fitted["players"] != players:
+            raise _refuse(
+                str(source),
+                "fitted.players",
+                f"the file is read at {players} players, but was fitted at "
+                f"{model.fitted['players']}",
+            )
+        return model
 
 
-_LOADED: dict[tuple[str, str], ValueModel | MovePrior] = {}
+_LOADED: dict[tuple[str, str, int], ValueModel | MovePrior] = {}
 
 
 def forget_loaded() -> None:
