@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from coronas.widgets.browser import unavailable
+from tests.browser.test_notebooks_in_browser import _require_browser
 
 BENCHMARKS = sorted((Path(__file__).resolve().parent.parent / "benchmarks").glob("bench_*.py"))
 
@@ -27,11 +26,7 @@ def test_there_are_benchmarks():
 @pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.stem)
 def test_benchmark_runs_quickly_and_prints_a_table(script):
     if script.stem == "bench_companion":  # drives the app in Chromium, as tests/browser do
-        reason = unavailable(app=True)
-        if reason is not None:
-            if os.environ.get("CORONAS_REQUIRE_BROWSER") == "1":
-                pytest.fail(reason + "; CORONAS_REQUIRE_BROWSER=1 requires it to run")
-            pytest.skip(reason)
+        _require_browser(app=True)
     out = subprocess.run(
         [sys.executable, str(script), "--quick"],
         capture_output=True,

@@ -29,8 +29,9 @@ from coronas.widgets.browser import (
     companion_answer,
     companion_server,
     open_companion,
-    unavailable,
 )
+
+from .test_notebooks_in_browser import _require_browser
 
 PHONE, LAPTOP = (390, 844), (1280, 800)
 
@@ -38,11 +39,7 @@ PHONE, LAPTOP = (390, 844), (1280, 800)
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
     """``coronas app`` running on a free port, its own Jupyter folders; stopped at the end."""
-    reason = unavailable(app=True)
-    if reason is not None:
-        if os.environ.get("CORONAS_REQUIRE_BROWSER") == "1":
-            pytest.fail(reason + "; CORONAS_REQUIRE_BROWSER=1 requires the browser test to run")
-        pytest.skip(reason)
+    _require_browser(app=True)
     with companion_server(tmp_path_factory.mktemp("companion")) as url:
         yield url
 

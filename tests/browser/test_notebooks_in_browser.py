@@ -32,8 +32,10 @@ PLAY = "05-play-corona-de-hierro.ipynb"
 ODDS = "03-castle-assaults-and-diplomacy.ipynb"
 
 
-def _require_browser() -> None:
-    reason = unavailable()
+def _require_browser(app: bool = False) -> None:
+    """Skip unless Chromium and the browser extra (with ``app``, also Voilà) are here; under
+    ``CORONAS_REQUIRE_BROWSER=1`` (set by ``.ci/run``) fail instead."""
+    reason = unavailable(app=app)
     if reason is None:
         return
     if os.environ.get("CORONAS_REQUIRE_BROWSER") == "1":
