@@ -36,13 +36,13 @@ from coronas.engine.learning import (
     Learning,
     ModelFileError,
     MovePrior,
-    PolicyBot,
     ValueModel,
     choice_log_loss,
     fit_choice,
     learning_of,
     shares_log_loss,
 )
+from coronas.engine.policybot import PolicyBot
 
 __all__ = [
     "MAX_DECISIONS",

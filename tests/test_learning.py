@@ -17,13 +17,13 @@ from coronas.engine import available_games, play
 from coronas.engine.learning import (
     ModelFileError,
     MovePrior,
-    PolicyBot,
     ValueModel,
     choice_log_loss,
     fit_choice,
     learning_of,
     softmax,
 )
+from coronas.engine.policybot import PolicyBot
 from coronas.training import teacher_targets, train
 
 from .hierro.helpers import position
@@ -417,3 +417,19 @@ def test_prior_probabilities_sum_to_one():
     legal = state.legal_actions()
     p = learning_of(cls).move_prior().probabilities(state, legal)
     assert len(p) == len(legal) and sum(p) == pytest.approx(1.0)
+
+
+def test_the_policy_sends_a_shipped_prior_by_name_and_a_hand_made_one_whole():
+    """A worker process reads the shipped prior again rather than receive it; a prior made
+    by hand is sent with the bot, as nothing else could give it back."""
+    import pickle
+
+    cls = GAMES["batalla"]
+    shipped = learning_of(cls).move_prior()
+    assert learning_module.is_shipped(shipped)
+    sent = pickle.loads(pickle.dumps(PolicyBot(prior=shipped)))
+    assert sent.prior is None and sent.temperature == 0.0
+    mine = MovePrior(shipped.names, tuple(0.0 for _ in shipped.names), shipped.features)
+    assert not learning_module.is_shipped(mine)
+    sent = pickle.loads(pickle.dumps(PolicyBot(temperature=2, prior=mine)))
+    assert sent.prior.weights == mine.weights and sent.temperature == 2.0

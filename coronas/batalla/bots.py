@@ -24,8 +24,8 @@ from coronas.batalla.odds import battle_choice, gem_probability
 from coronas.batalla.playout import SEARCH, SEARCH_CLASSIC, SEAT_ORDER, LightBot, _church_squares
 from coronas.batalla.rules import Rules
 from coronas.engine import MCTSBot, RandomBot
-from coronas.engine.learning import PolicyBot
 from coronas.engine.mctsbot import tuned
+from coronas.engine.policybot import PolicyBot
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from coronas.carolus.actions import AssignJoker, ChooseDisc, Deploy, MoveEmperor
 from coronas.carolus.playout import SEARCH, SEARCH_CLASSIC, LightBot, court_lead, lead
 from coronas.engine import RandomBot
-from coronas.engine.learning import PolicyBot
 from coronas.engine.mctsbot import tuned
+from coronas.engine.policybot import PolicyBot
 
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState

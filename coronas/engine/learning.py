@@ -9,7 +9,7 @@ alternative scored by a linear function ``w . x`` of its features, chosen with p
   seat read from public information only).
 * :class:`MovePrior`: the alternatives are the legal actions, the choice the one a stronger
   player made; its ``probabilities(state, actions)`` is a softmax over them, and
-  :class:`PolicyBot` plays its best move.
+  :class:`~coronas.engine.policybot.PolicyBot` plays its best move.
 
 One routine, :func:`fit_choice`, fits both by maximum likelihood (Newton's method on the
 concave log-likelihood, with a small L2 penalty). A fitted model is shipped as JSON in its
@@ -32,7 +32,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,10 +50,10 @@ __all__ = [
     "LinearModel",
     "ModelFileError",
     "MovePrior",
-    "PolicyBot",
     "ValueModel",
     "choice_log_loss",
     "fit_choice",
+    "is_shipped",
     "learning_of",
     "load_model",
     "softmax",
@@ -548,6 +547,12 @@ class Learning:
 _LOADED: dict[tuple[str, str, int], ValueModel | MovePrior] = {}
 
 
+def is_shipped(model: Any) -> bool:
+    """Whether ``model`` is a shipped model already read (so another process can read it again
+    rather than be sent it)."""
+    return any(model is loaded for loaded in _LOADED.values())
+
+
 def forget_loaded() -> None:
     """Read the shipped model files again on next use (after ``coronas train`` wrote them)."""
     _LOADED.clear()
@@ -561,58 +566,3 @@ def learning_of(game: Any) -> Learning:
     if learning is None:
         raise ValueError(f"{cls.name} declares no features to learn from")
     return learning
-
-
-# -- the learned player ------------------------------------------------------------------------
-class PolicyBot:
-    """A fast learned player: the move prior's most likely action (ties at random), or, with
-    a ``temperature`` above 0, an action drawn with probability proportional to
-    ``p ** (1 / temperature)``. It reads what the move prior's features read: the position as
-    the seat to move may see it, and the legal actions.
-
-    ``prior`` is a :class:`MovePrior`, or None for the shipped prior of the state's game
-    (looked up at the first decision, so the bot pickles small).
-    """
-
-    name = "policy"
-
-    def __init__(self, temperature: float = 0.0, prior: MovePrior | None = None):
-        if not (isinstance(temperature, int | float) and 0 <= temperature <= 100):
-            raise ValueError(f"temperature is a number from 0 to 100, got {temperature!r}")
-        self.temperature = float(temperature)
-        self.prior = prior
-
-    @classmethod
-    def from_spec(cls, text: str) -> PolicyBot:
-        """``policy:0.5``: a temperature from 0 to 100, in the digits 0-9 (``float`` alone
-        would also take ``1_0``, ``1e1`` and other scripts' digits)."""
-        import re
-
-        if not re.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{0,12})?|\.[0-9]{1,12}", text.strip(), re.ASCII):
-            raise ValueError(
-                f"expected a temperature from 0 to 100 such as 0.5, in the digits 0-9, got {text!r}"
-            )
-        return cls(float(text))
-
-    def choose(self, state: Any, rng: random.Random) -> Any:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        prior = self.prior
-        if prior is None:
-            prior = self.prior = learning_of(state.game).move_prior()
-        scores = prior.scores(state, legal)
-        if self.temperature > 0:
-            p = softmax([s / self.temperature for s in scores])
-            return rng.choices(legal, weights=p)[0]
-        best = max(scores)
-        top = [a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-12]
-        return top[0] if len(top) == 1 else rng.choice(top)
-
-    def __getstate__(self) -> dict[str, Any]:
-        # The shipped prior is looked up again in another process; one given by hand goes.
-        shipped = self.prior is not None and self.prior in _LOADED.values()
-        return {"temperature": self.temperature, "prior": None if shipped else self.prior}
-
-    def __repr__(self) -> str:
-        return f"PolicyBot(temperature={self.temperature})"

@@ -22,8 +22,8 @@ import random
 from typing import Any
 
 from coronas.engine import MCTSBot, RandomBot
-from coronas.engine.learning import PolicyBot
 from coronas.engine.mctsbot import tuned
+from coronas.engine.policybot import PolicyBot
 from coronas.hierro import actions
 from coronas.hierro.playout import (
     CONSTANT_SCORES,
