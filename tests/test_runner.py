@@ -411,3 +411,37 @@ def test_an_estimate_weighs_each_groups_first_game_by_the_games_left_in_it():
     one.cost = {0: 0.02}
     assert one.line() == "about 1 minute on 1 worker (first game took 0.0 s)"
     assert one.postfix() == "about 00:00 left, 50.0 games/s"
+
+
+def _send_half_a_result() -> None:
+    """A worker's task that writes the start of a result message (a length of 1 MiB, then four
+    bytes) to the pool's result pipe and stops there, as a worker terminated halfway through
+    sending a large result does. The pipe is the worker loop's ``result_queue`` (CPython's
+    ``concurrent.futures.process._process_worker``, which calls the task)."""
+    import struct
+    import sys
+    import time
+
+    queue = sys._getframe(1).f_locals["result_queue"]
+    queue._writer._send(struct.pack("!i", 1 << 20) + b"half")
+    time.sleep(60)
+
+
+def test_stopping_a_pool_ends_its_reading_of_a_result_cut_off_halfway(capfd):
+    # The pool's manager thread reads a result message to its end: cut off by the worker's
+    # end, the read would wait for ever and so would Python's exit, which joins that thread.
+    # The calls queued behind it are cancelled, as leaving Executor.map cancels them.
+    import time
+
+    with pytest.raises(KeyboardInterrupt), worker_pool(2) as pool:
+        cut = pool.submit(_send_half_a_result)
+        queued = [pool.submit(time.sleep, 0.05) for _ in range(50)]
+        manager = pool._executor_manager_thread
+        time.sleep(0.5)  # the manager thread is reading the message
+        assert not cut.done() and manager.is_alive()
+        assert sum(f.cancel() for f in queued) >= 40
+        began = time.monotonic()
+        raise KeyboardInterrupt
+    assert time.monotonic() - began < 2
+    assert not manager.is_alive()
+    assert capfd.readouterr().err == ""  # nothing of the manager thread's end is printed

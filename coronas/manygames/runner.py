@@ -234,6 +234,7 @@ def stop_workers(pool: concurrent.futures.ProcessPoolExecutor, grace: float = 0.
     try:
         processes = list((getattr(pool, "_processes", None) or {}).values())
         manager = getattr(pool, "_executor_manager_thread", None)
+        results = getattr(pool, "_result_queue", None)  # shutdown forgets these three
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):
@@ -246,10 +247,34 @@ def stop_workers(pool: concurrent.futures.ProcessPoolExecutor, grace: float = 0.
                     process.kill()
                 process.join(1)
         if manager is not None:  # it sees the workers gone and ends: exit has nothing to join
-            manager.join(1)
+            manager.join(0.5)
+            if manager.is_alive():
+                _end_a_cut_off_read(manager, results)
     finally:
         if main:
             signal.signal(signal.SIGINT, old)
+
+
+def _end_a_cut_off_read(manager: threading.Thread, results: Any) -> None:
+    """End the pool's ``manager`` thread where a worker killed halfway through sending a
+    result (a training game's samples are large) left it reading the rest for ever, and
+    Python's exit joining it. Closing this process's end of the ``results`` pipe, the last
+    writer left, ends the read. The thread then fails the calls still pending, and on
+    Python 3.11 stumbles on those already cancelled (``InvalidStateError``): its own end,
+    not to be printed."""
+    hook = threading.excepthook
+
+    def quiet(args: Any) -> None:
+        if args.thread is not manager:
+            hook(args)
+
+    threading.excepthook = quiet
+    try:
+        with contextlib.suppress(Exception):
+            results._writer.close()
+        manager.join(1)
+    finally:
+        threading.excepthook = hook
 
 
 @contextlib.contextmanager
