@@ -1,28 +1,37 @@
 """Advice a player can act on: what a ranking of the moves gives within a time budget, and how
-much worse its pick is than a ranking with twenty times the budget.
+much worse its pick is than a ranking with twenty times the games.
 
 Run from the repository root::
 
-    python benchmarks/bench_advice.py                  # 50 decisions a game: about 9 hours
+    python benchmarks/bench_advice.py                  # 50 decisions a game, both phases
     python benchmarks/bench_advice.py --decisions 10 --factor 5 --game hierro
     python benchmarks/bench_advice.py --quick          # a minute, to check that it runs
-    python benchmarks/bench_advice.py --results advice.jsonl   # stop with Ctrl-C, run again
-                                                               # to go on where it stopped
+    python benchmarks/bench_advice.py --results advice.jsonl --phase advice     # quiet cores
+    python benchmarks/bench_advice.py --results advice.jsonl --phase reference  # any time
+    # stop either with Ctrl-C and run it again: it goes on where it stopped
 
 The positions: Corona de Hierro at the README's position (its ``coronas play hierro --players
 4 --seed 1 --bots greedy,random,random,random --max-steps 40``: 29 moves), then
 ``--decisions`` held-out decisions a game: seeded games of light play (seeds from 90,000,
 none of them among the games the models were fitted on), each stopped at the first decision
-with a choice after a seeded number of steps. At each, ``rank_actions``
-with the default options, ``time=T`` (10 s) and ``jobs`` worker processes (2: the two cores);
-then the reference: every move played (no move left out by the value model or the move
-prior, only the racing on paired intervals), ``factor * T`` seconds (20 times) and another
-seed. Reported per decision and per game: the seconds to the quick ranking, the moves, how
-many ended with a half-width of at most 5 points or dropped with a reason (the target: all),
-the shortlist's size (target: at most 3) and the regret of the pick: the reference's chance of
+with a choice after a seeded number of steps.
+
+Two phases. *The advice*: at each decision ``rank_actions`` with the default options,
+``time=T`` (10 s) and ``jobs`` worker processes (2: the two cores). It is timed, so it wants
+the machine to itself. *The reference*: every move played (no move left out by the value
+model or the move prior, only the racing on paired intervals), with another seed and a
+budget in games, not seconds: ``factor`` (20) times the games the advice played there, as a
+cap on each move's games, the advice's total over the moves (:func:`reference_games`). In
+games, the reference is the same whatever else runs beside it, so it can share the cores
+with other long runs and be made over several sittings. With ``--results`` each phase writes
+each decision to the file as it ends; ``--phase`` runs one of them.
+
+Reported per decision and per game: the seconds to the quick ranking, the moves, how many
+ended with a half-width of at most 5 points or dropped with a reason (the target: all), the
+shortlist's size (target: at most 3) and the regret of the pick: the reference's chance of
 its best move minus its chance of the move picked, in points (target: within 2 points in at
-least 90% of the decisions). The reference is itself a noisy ranking: its half-widths are
-printed beside it.
+least 90% of the decisions). The reference is itself a noisy ranking: its widest half-width
+is printed beside it.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import random
 import statistics
 import time
@@ -98,10 +108,13 @@ def held_out(name: str, count: int) -> list[tuple[int, int, Any]]:
     return found
 
 
-def advise(state: Any, budget: dict[str, Any], reference: dict[str, Any]) -> dict[str, Any]:
-    """One decision's figures: ``budget`` and ``reference`` are ``rank_actions`` options
-    (``time=10, jobs=2`` or ``games=40``, a seed); the reference plays every move (nothing
-    left out by the value model or the move prior), and the regret is measured on it."""
+MIN_REFERENCE = 100
+"""The fewest games a move the reference gives (an advice that was exact played none)."""
+
+
+def advise(state: Any, budget: dict[str, Any]) -> dict[str, Any]:
+    """The advice's figures at one decision: ``budget`` is ``rank_actions`` options (``time=10,
+    jobs=2`` or ``games=40``, a seed)."""
     began = time.monotonic()
     first: list[float] = []
 
@@ -111,11 +124,7 @@ def advise(state: Any, budget: dict[str, Any], reference: dict[str, Any]) -> dic
 
     ranking = state.rank_actions(on_update=seen, **budget)
     spent = time.monotonic() - began
-    ref = state.rank_actions(prior_mass=None, drop_behind=None, **reference)
-    chance = {r["label"]: float(r["chance"]) for r in ref.rows}
-    best, picked = ref.rows[0]["label"], ranking.rows[0]["label"]
     widths = [(r["high"] - r["low"]) / 2 for r in ranking.rows if not r["dropped"]]
-    ref_widths = [(r["high"] - r["low"]) / 2 for r in ref.rows if not r["dropped"]]
     return {
         "moves": len(ranking.rows),
         "quick": first[0] if first else spent,
@@ -123,11 +132,31 @@ def advise(state: Any, budget: dict[str, Any], reference: dict[str, Any]) -> dic
         "settled": len(ranking.rows) - sum(w > 0.05 for w in widths),
         "shortlist": sum(1 for r in ranking.rows if r["shortlist"]),
         "games": ranking.games,
-        "regret": 100 * (chance[best] - chance[picked]),
-        "reference_width": 100 * max(ref_widths, default=0.0),
-        "reference_shortlist": sum(1 for r in ref.rows if r["shortlist"]),
-        "picked": picked,
+        "total_games": sum(r["games"] for r in ranking.rows),
+        "picked": ranking.rows[0]["label"],
+    }
+
+
+def reference_games(advice: dict[str, Any], factor: float) -> int:
+    """The reference's games a move: ``factor`` times the games the advice played at the
+    decision, spread over every move (at least :data:`MIN_REFERENCE`). The racing drops moves
+    from them, so the reference plays at most that total."""
+    return max(MIN_REFERENCE, math.ceil(factor * advice["total_games"] / advice["moves"]))
+
+
+def refer(state: Any, advice: dict[str, Any], budget: dict[str, Any]) -> dict[str, Any]:
+    """The reference ranking at the decision of ``advice`` (every move played: nothing left
+    out by the value model or the move prior) and the regret of the advice's pick on it."""
+    ref = state.rank_actions(prior_mass=None, drop_behind=None, **budget)
+    chance = {r["label"]: float(r["chance"]) for r in ref.rows}
+    best = ref.rows[0]["label"]
+    widths = [(r["high"] - r["low"]) / 2 for r in ref.rows if not r["dropped"]]
+    return {
         "best": best,
+        "regret": 100 * (chance[best] - chance[advice["picked"]]),
+        "reference_width": 100 * max(widths, default=0.0),
+        "reference_shortlist": sum(1 for r in ref.rows if r["shortlist"]),
+        "reference_games": sum(r["games"] for r in ref.rows),
     }
 
 
@@ -144,10 +173,11 @@ def git_commit() -> str:
     return out.stdout.strip()
 
 
-def read_results(path: Path, settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The decisions already measured in ``path`` (JSON lines), by their name; refused if
-    they were measured with other settings, since the figures would not be comparable."""
-    done: dict[str, dict[str, Any]] = {}
+def read_results(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """The decisions already measured in ``path`` (JSON lines), by their name and phase
+    (``advice`` or ``reference``); refused if they were measured with other settings, since
+    the figures would not be comparable."""
+    done: dict[tuple[str, str], dict[str, Any]] = {}
     if not path.exists():
         return done
     for number, line in enumerate(path.read_text().splitlines(), 1):
@@ -157,45 +187,68 @@ def read_results(path: Path, settings: dict[str, Any]) -> dict[str, dict[str, An
                 f"{path}, line {number}: measured with {record.get('settings')}, not with "
                 f"{settings}; give another --results file"
             )
-        done[record["decision"]] = record
+        done[record["decision"], record["phase"]] = record
     return done
+
+
+PHASES = ("advice", "reference")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--quick", action="store_true", help="1 s a ranking, one decision a game, the reference 2 s"
+        "--quick",
+        action="store_true",
+        help="1 s a ranking, one decision a game, the reference twice the games",
     )
     parser.add_argument("--game", choices=sorted(PLAYERS), action="append")
     parser.add_argument("--decisions", type=int, default=50, help="held-out decisions a game")
     parser.add_argument("--time", type=float, default=10.0, help="seconds a ranking (10)")
-    parser.add_argument("--factor", type=float, default=20.0, help="the reference's budget")
+    parser.add_argument(
+        "--factor", type=float, default=20.0, help="the reference's games over the advice's (20)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
+    parser.add_argument(
+        "--phase",
+        choices=PHASES,
+        help="run only the timed advice (it wants quiet cores) or only the reference (it "
+        "reads the advice from --results); both by default",
+    )
     parser.add_argument(
         "--results",
         type=Path,
-        help="a JSON-lines file: each decision is written to it as it ends, and a run given "
-        "the same file and settings goes on from the decisions it holds",
+        help="a JSON-lines file: each decision's advice and reference are written to it as "
+        "they end, and a run given the same file and settings goes on from what it holds",
     )
     args = parser.parse_args()
+    if args.phase == "reference" and args.results is None:
+        parser.error("--phase reference reads the advice from a --results file")
     _machine.ensure_importable()
     seconds = 1.0 if args.quick else args.time
     decisions = 1 if args.quick else args.decisions
     factor = 2.0 if args.quick else args.factor
     games = args.game or sorted(PLAYERS)
-    settings = {"time": seconds, "factor": factor, "jobs": args.jobs, "decisions": decisions}
+    phases = (args.phase,) if args.phase else PHASES
+    settings = {
+        "time": seconds,
+        "factor": factor,
+        "jobs": args.jobs,
+        "decisions": decisions,
+        "reference": "games",
+    }
     done = read_results(args.results, settings) if args.results else {}
     print(f"Advice ({_machine.machine_line()})")
     print(
-        f"{seconds:g} s a ranking, reference {factor:g} times as long on every move, "
+        f"{seconds:g} s a ranking, the reference {factor:g} times its games on every move, "
         f"{args.jobs} worker processes, {decisions} held-out decisions a game"
-        + (f"; {len(done)} decisions read from {args.results}" if done else "")
+        + (f"; {len(done)} records read from {args.results}" if done else "")
+        + ("" if args.phase is None else f"; the {args.phase} only")
     )
     print()
     print(
         "| decision | moves | first ranking (s) | ranking (s) | games a live move "
         "| within 5 points or dropped | shortlist | pick | reference's best "
-        "| regret (points) | reference: widest half-width, shortlist |"
+        "| regret (points) | reference: games, widest half-width, shortlist |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     # the games take turns, so that a run stopped part way has measured each of them
@@ -207,23 +260,40 @@ def main() -> None:
     todo += [d for turn in itertools.zip_longest(*per_game) for d in turn if d]
     by_game: dict[str, list[dict[str, Any]]] = {}
     commit = git_commit()
+
+    def keep(record: dict[str, Any], key: str, group: str, phase: str) -> dict[str, Any]:
+        record.update(decision=key, group=group, phase=phase, settings=settings, commit=commit)
+        if args.results:
+            with args.results.open("a") as out:
+                out.write(json.dumps(record) + "\n")
+        return record
+
     for group, (name, players, seed, steps) in todo:
         key = f"{name} {players}p seed {seed} after {steps}"
-        r = done.get(key)
-        if r is None:
+        adv, ref = done.get((key, "advice")), done.get((key, "reference"))
+        if (adv is None and "advice" in phases) or (ref is None and "reference" in phases):
             state = readme_position() if group == "README" else position(name, players, seed, steps)
-            budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
-            r = advise(state, budget, {**budget, "time": factor * seconds, "seed": 1})
-            r.update(decision=key, group=group, settings=settings, commit=commit)
-            if args.results:
-                with args.results.open("a") as out:
-                    out.write(json.dumps(r) + "\n")
-        by_game.setdefault(group, []).append(r)
+            if adv is None and "advice" in phases:
+                budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
+                adv = keep(advise(state, budget), key, group, "advice")
+            if ref is None and adv is not None and "reference" in phases:
+                budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}
+                ref = keep(refer(state, adv, budget), key, group, "reference")
+        if adv is None:
+            continue
+        if ref is not None:
+            by_game.setdefault(group, []).append({**adv, **ref})
+        judged = (
+            "| - | - | - |"
+            if ref is None
+            else f"| {ref['best']} | {ref['regret']:.1f} "
+            f"| {ref['reference_games']}, {ref['reference_width']:.1f}, "
+            f"{ref['reference_shortlist']} |"
+        )
         print(
-            f"| {key} | {r['moves']} | {r['quick']:.2f} "
-            f"| {r['seconds']:.1f} | {r['games']} | {r['settled']} of {r['moves']} "
-            f"| {r['shortlist']} | {r['picked']} | {r['best']} | {r['regret']:.1f} "
-            f"| {r['reference_width']:.1f}, {r['reference_shortlist']} |",
+            f"| {key} | {adv['moves']} | {adv['quick']:.2f} "
+            f"| {adv['seconds']:.1f} | {adv['games']} | {adv['settled']} of {adv['moves']} "
+            f"| {adv['shortlist']} | {adv['picked']} " + judged,
             flush=True,
         )
     print()

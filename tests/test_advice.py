@@ -11,6 +11,7 @@ import math
 import random
 import time
 from fractions import Fraction
+from unittest.mock import ANY
 
 import pytest
 
@@ -210,19 +211,29 @@ def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch, tmp_path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     state = bench.position("batalla", 2, 1, 30)
-    got = bench.advise(state, {"games": 40, "seed": 0}, {"games": 200, "seed": 1})
+    got = bench.advise(state, {"games": 40, "seed": 0})
     assert got["moves"] == len(state.legal_actions()) and got["games"] == 40
+    assert got["moves"] * 40 >= got["total_games"] >= 40
     assert 1 <= got["shortlist"] <= got["moves"] and 0 <= got["settled"] <= got["moves"]
-    assert got["regret"] >= 0 and got["quick"] < 1.0
+    assert got["quick"] < 1.0
     assert got["picked"] in {r["label"] for r in state.rank_actions(games=1).rows}
-    again = bench.advise(state, {"games": 40, "seed": 0}, {"games": 200, "seed": 1})
-    assert again["regret"] == got["regret"]  # seeded: the same figures
+    assert bench.advise(state, {"games": 40, "seed": 0}) == {**got, "quick": ANY, "seconds": ANY}
+    # the reference: twenty times the advice's games, spread over the moves, as a cap a move
+    cap = bench.reference_games(got, 20)
+    assert cap == max(bench.MIN_REFERENCE, -(-20 * got["total_games"] // got["moves"]))
+    ref = bench.refer(state, got, {"games": cap, "seed": 1})
+    assert ref["regret"] >= 0 and got["moves"] * cap >= ref["reference_games"] >= cap
+    assert bench.refer(state, got, {"games": cap, "seed": 1}) == ref  # seeded: in games, not time
     # a results file goes on where it stopped, and only with the settings it was measured with
-    settings = {"time": 1.0, "factor": 2.0, "jobs": 1, "decisions": 1}
+    settings = {"time": 1.0, "factor": 2.0, "jobs": 1, "decisions": 1, "reference": "games"}
     results = tmp_path / "advice.jsonl"
     assert bench.read_results(results, settings) == {}
-    results.write_text(json.dumps({**got, "decision": "d", "settings": settings}) + "\n")
-    assert bench.read_results(results, settings)["d"]["regret"] == got["regret"]
+    lines = [{**got, "phase": "advice"}, {**ref, "phase": "reference"}]
+    text = "".join(json.dumps({**r, "decision": "d", "settings": settings}) + "\n" for r in lines)
+    results.write_text(text)
+    read = bench.read_results(results, settings)
+    assert read["d", "reference"]["regret"] == ref["regret"]
+    assert read["d", "advice"]["picked"] == got["picked"]
     with pytest.raises(SystemExit, match=r"advice\.jsonl, line 1: measured with"):
         bench.read_results(results, {**settings, "time": 10.0})
     # the README's position is its own commands' game: 40 steps, then a Hierro decision
