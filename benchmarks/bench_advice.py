@@ -281,8 +281,7 @@ def main() -> None:
                 ref = keep(refer(state, adv, budget), key, group, "reference")
         if adv is None:
             continue
-        if ref is not None:
-            by_game.setdefault(group, []).append({**adv, **ref})
+        by_game.setdefault(group, []).append({**adv, **(ref or {})})
         judged = (
             "| - | - | - |"
             if ref is None
@@ -299,17 +298,21 @@ def main() -> None:
     print()
     print(
         "| game | decisions | all within 5 points or dropped | shortlist at most 3 "
-        "| regret at most 2 points | mean regret (points) | longest ranking (s) |"
+        "| longest ranking (s) | with a reference | regret at most 2 points "
+        "| mean regret (points) |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for group, rows in by_game.items():
         n = len(rows)
+        judged = [r["regret"] for r in rows if "regret" in r]
+        m = len(judged)
+        mean = f"{statistics.fmean(judged):.2f}" if judged else "-"
         print(
             f"| {group} | {n} | {sum(r['settled'] == r['moves'] for r in rows)} of {n} "
             f"| {sum(r['shortlist'] <= 3 for r in rows)} of {n} "
-            f"| {sum(r['regret'] <= 2 for r in rows)} of {n} "
-            f"| {statistics.fmean(r['regret'] for r in rows):.2f} "
-            f"| {max(r['seconds'] for r in rows):.1f} |"
+            f"| {max(r['seconds'] for r in rows):.1f} | {m} "
+            f"| {sum(x <= 2 for x in judged)} of {m} "
+            f"| {mean} |"
         )
 
 
