@@ -328,7 +328,7 @@ def train(
     results: list[GameSamples] = []
     try:
         if jobs > 1:
-            from coronas.manygames.runner import worker_pool
+            from coronas.manygames.pool import worker_pool
 
             with worker_pool(jobs) as pool:
                 for r in pool.map(work, seeds, chunksize=4):

@@ -178,7 +178,7 @@ class Games:
     from ``seed`` and every start (one per action compared) plays the same tasks, so that
     actions are compared on common random numbers. With ``jobs > 1`` and no executor the
     games run on a pool of worker processes that ignore Ctrl-C and are terminated when the
-    run is left by an exception (:func:`~.runner.worker_pool`): one Ctrl-C stops it."""
+    run is left by an exception (:func:`~.pool.worker_pool`): one Ctrl-C stops it."""
 
     def __init__(
         self,
@@ -202,7 +202,7 @@ class Games:
 
     def __enter__(self) -> Games:
         if self.executor is None and self.jobs > 1:
-            from coronas.manygames.runner import worker_pool
+            from coronas.manygames.pool import worker_pool
 
             self.executor = self._stack.enter_context(worker_pool(self.jobs))
         return self
