@@ -81,7 +81,7 @@ def _end_a_cut_off_read(manager: threading.Thread, results: Any) -> None:
 
 @contextlib.contextmanager
 def worker_pool(jobs: int) -> Iterator[concurrent.futures.ProcessPoolExecutor]:
-    """A process pool of ``jobs`` workers that ignore Ctrl-C, for :func:`run` and any other
+    """A process pool of ``jobs`` workers that ignore Ctrl-C, for :func:`~.runner.run` and any other
     run of many games (win chances). Left normally, it waits for its calls and shuts down;
     left by an exception (Ctrl-C's :class:`KeyboardInterrupt` above all) it stops at once
     with :func:`stop_workers`, so no worker runs on after the parent.
