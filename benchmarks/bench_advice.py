@@ -31,7 +31,10 @@ ended with a half-width of at most 5 points or dropped with a reason (the target
 shortlist's size (target: at most 3) and the regret of the pick: the reference's chance of
 its best move minus its chance of the move picked, in points (target: within 2 points in at
 least 90% of the decisions). The reference is itself a noisy ranking: its widest half-width
-is printed beside it.
+is printed beside it, each regret has its 95% interval (:func:`regret_interval`), and the
+summary counts the decisions where the reference shows the pick within 2 points (the
+interval's upper end at most 2) and those where it shows it more than 2 points behind (the
+lower end above 2); the rest it cannot tell.
 """
 
 from __future__ import annotations
@@ -146,18 +149,42 @@ def reference_games(advice: dict[str, Any], factor: float) -> int:
 
 def refer(state: Any, advice: dict[str, Any], budget: dict[str, Any]) -> dict[str, Any]:
     """The reference ranking at the decision of ``advice`` (every move played: nothing left
-    out by the value model or the move prior) and the regret of the advice's pick on it."""
+    out by the value model or the move prior) and the regret of the advice's pick on it.
+
+    The reference is itself an estimate, so the regret comes with its 95% interval: the
+    reference's interval of its best move's chance minus the pick's (paired on the same games
+    where the game plays moves on common random numbers), 0 to 0 when the pick is its best;
+    and whether the pick is on the reference's shortlist (the moves it cannot tell from its
+    best)."""
     ref = state.rank_actions(prior_mass=None, drop_behind=None, **budget)
-    chance = {r["label"]: float(r["chance"]) for r in ref.rows}
-    best = ref.rows[0]["label"]
+    rows = {r["label"]: r for r in ref.rows}
+    best, pick = ref.rows[0], rows[advice["picked"]]
     widths = [(r["high"] - r["low"]) / 2 for r in ref.rows if not r["dropped"]]
     return {
-        "best": best,
-        "regret": 100 * (chance[best] - chance[advice["picked"]]),
+        "best": best["label"],
+        "regret": 100 * float(best["chance"] - pick["chance"]),
+        "regret_interval": [100 * x for x in regret_interval(best, pick)],
+        "picked_on_shortlist": bool(pick["shortlist"]),
         "reference_width": 100 * max(widths, default=0.0),
         "reference_shortlist": sum(1 for r in ref.rows if r["shortlist"]),
         "reference_games": sum(r["games"] for r in ref.rows),
     }
+
+
+def regret_interval(best: dict[str, Any], pick: dict[str, Any]) -> tuple[float, float]:
+    """The 95% interval of ``best``'s chance minus ``pick``'s, two rows of one ranking: the
+    pick's own comparison with the best where the ranking made it at its end
+    (``versus_best``: pick minus best, paired or not as the ranking played them), else (a
+    move dropped part way, compared with the best of then) the two rows' intervals taken as
+    independent, which is wider than a paired one."""
+    if pick is best:
+        return 0.0, 0.0
+    if pick["versus_best"] is not None and not pick["dropped"]:
+        _, low, high = pick["versus_best"]
+        return -high, -low
+    gap = float(best["chance"] - pick["chance"])
+    half = math.hypot((best["high"] - best["low"]) / 2, (pick["high"] - pick["low"]) / 2)
+    return gap - half, gap + half
 
 
 def git_commit() -> str:
@@ -285,7 +312,7 @@ def main() -> None:
         judged = (
             "| - | - | - |"
             if ref is None
-            else f"| {ref['best']} | {ref['regret']:.1f} "
+            else f"| {ref['best']} | {ref['regret']:.1f}{interval_text(ref)} "
             f"| {ref['reference_games']}, {ref['reference_width']:.1f}, "
             f"{ref['reference_shortlist']} |"
         )
@@ -299,21 +326,51 @@ def main() -> None:
     print(
         "| game | decisions | all within 5 points or dropped | shortlist at most 3 "
         "| longest ranking (s) | with a reference | regret at most 2 points "
-        "| mean regret (points) |"
+        "| shown within 2 points | shown more than 2 points behind "
+        "| mean regret (points, 95% interval) |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for group, rows in by_game.items():
         n = len(rows)
-        judged = [r["regret"] for r in rows if "regret" in r]
-        m = len(judged)
-        mean = f"{statistics.fmean(judged):.2f}" if judged else "-"
         print(
             f"| {group} | {n} | {sum(r['settled'] == r['moves'] for r in rows)} of {n} "
             f"| {sum(r['shortlist'] <= 3 for r in rows)} of {n} "
-            f"| {max(r['seconds'] for r in rows):.1f} | {m} "
-            f"| {sum(x <= 2 for x in judged)} of {m} "
-            f"| {mean} |"
+            f"| {max(r['seconds'] for r in rows):.1f} | " + " | ".join(regrets(rows)) + " |"
         )
+
+
+def interval_text(ref: dict[str, Any]) -> str:
+    """A regret's 95% interval as printed beside it ("" in a record made without one)."""
+    if "regret_interval" not in ref:
+        return ""
+    low, high = ref["regret_interval"]
+    return f" ({low:.1f} to {high:.1f})"
+
+
+def regrets(rows: list[dict[str, Any]]) -> list[str]:
+    """The regret columns of a game's summary over its decisions with a reference: how many
+    there are; how many regrets are at most 2 points; how many the reference shows within 2
+    points (its interval's upper end at most 2) and more than 2 points behind (the lower end
+    above 2); the mean regret with the 95% normal interval of a mean over the decisions."""
+    judged = [r for r in rows if "regret" in r]
+    m = len(judged)
+    if not m:
+        return ["0", "-", "-", "-", "-"]
+    values = [r["regret"] for r in judged]
+    shown = [r["regret_interval"] for r in judged if "regret_interval" in r]
+    mean = statistics.fmean(values)
+    if m > 1:
+        half = 1.96 * statistics.stdev(values) / math.sqrt(m)
+        spread = f"{mean:.2f} ({mean - half:.2f} to {mean + half:.2f})"
+    else:
+        spread = f"{mean:.2f} (one decision)"
+    return [
+        f"{m}",
+        f"{sum(x <= 2 for x in values)} of {m}",
+        f"{sum(high <= 2 for _, high in shown)} of {len(shown)}",
+        f"{sum(low > 2 for low, _ in shown)} of {len(shown)}",
+        spread,
+    ]
 
 
 if __name__ == "__main__":

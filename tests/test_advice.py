@@ -224,6 +224,31 @@ def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch, tmp_path)
     ref = bench.refer(state, got, {"games": cap, "seed": 1})
     assert ref["regret"] >= 0 and got["moves"] * cap >= ref["reference_games"] >= cap
     assert bench.refer(state, got, {"games": cap, "seed": 1}) == ref  # seeded: in games, not time
+    low, high = ref["regret_interval"]
+    if ref["best"] == got["picked"]:
+        assert ref["regret"] == low == high == 0 and ref["picked_on_shortlist"]
+    else:
+        assert low <= ref["regret"] <= high
+        assert low <= 0 or not ref["picked_on_shortlist"]  # on it: the reference cannot tell
+    # the regret's interval: the pick's paired comparison with the best while it was in the
+    # race, else the two moves' intervals as independent ones (5 and 3 points: hypot 5.83)
+    best = {"chance": Fraction(3, 5), "low": 0.55, "high": 0.65, "versus_best": None}
+    live = {"chance": Fraction(1, 2), "dropped": "", "versus_best": (-0.1, -0.14, -0.06)}
+    assert bench.regret_interval(best, best) == (0, 0)
+    assert bench.regret_interval(best, live) == (0.06, 0.14)
+    dropped = {**live, "dropped": "dropped after 40 games", "low": 0.47, "high": 0.53}
+    low, high = bench.regret_interval(best, dropped)
+    assert (round(low, 4), round(high, 4)) == (round(0.1 - 0.0583095, 4), round(0.1 + 0.0583095, 4))
+    # the summary over a game's decisions: regrets 0, 1 and 3 points; the reference shows the
+    # first within 2 points, cannot tell the second, shows the third behind by more than 2;
+    # mean 4/3, sample deviation sqrt(7/3), 95% interval 4/3 -+ 1.96 sqrt(7/9)
+    rows = [
+        {"regret": 0.0, "regret_interval": [0.0, 0.0]},
+        {"regret": 1.0, "regret_interval": [-1.0, 3.0]},
+        {"regret": 3.0, "regret_interval": [2.5, 3.5]},
+        {"moves": 4},  # advised, no reference yet
+    ]
+    assert bench.regrets(rows) == ["3", "2 of 3", "1 of 3", "1 of 3", "1.33 (-0.40 to 3.06)"]
     # a results file goes on where it stopped, and only with the settings it was measured with
     settings = {"time": 1.0, "factor": 2.0, "jobs": 1, "decisions": 1, "reference": "games"}
     results = tmp_path / "advice.jsonl"
