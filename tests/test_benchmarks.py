@@ -112,3 +112,30 @@ def test_the_strength_benchmark_tries_other_search_settings():
     assert "playout='policy'" in policy.stderr  # the timed bot plays out with the policy
     wrong = bench("--search", "speed=2")
     assert wrong.returncode != 0 and "KEY one of c, depth, halving" in wrong.stderr
+
+
+RESULTS = BENCHMARKS[0].parent / "results"
+
+
+@pytest.mark.parametrize("path", sorted(RESULTS.glob("*.jsonl")), ids=lambda p: p.stem)
+def test_a_kept_results_file_is_whole_and_listed(path):
+    """A long run goes on from its committed file in the next sitting: every line must parse,
+    and the README must say which command and commit the file belongs to."""
+    import json
+
+    assert f"`{path.name}`" in (RESULTS / "README.md").read_text()
+    lines = path.read_text().splitlines()
+    records = [json.loads(line) for line in lines]  # a cut last line fails here
+    assert path.read_text().endswith("\n")
+    if records[0].get("format") == "coronas-results":  # a strength run: header, then games
+        header, games = records[0], records[1:]
+        name = f"{header['game']}-{header['bots'][0]}-vs-{header['bots'][1]}"
+        assert path.name == f"{name}-{header['games']}-games-seed-{header['seed']}.jsonl"
+        indexes = [g["game"] for g in games]
+        assert len(set(indexes)) == len(indexes)
+        assert all(0 <= i < header["games"] for i in indexes)
+    else:  # the advice benchmark: one record a decision and phase, all on one commit
+        assert {r["phase"] for r in records} <= {"advice", "reference"}
+        keys = [(r["decision"], r["phase"]) for r in records]
+        assert len(set(keys)) == len(keys)
+        assert {r["commit"] for r in records} == {path.stem.removeprefix("advice-")}
