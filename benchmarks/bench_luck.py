@@ -18,6 +18,13 @@ coefficient 1 and with the coefficient fitted from the games (the regression of 
 on the luck, shared by the seats, ``intervals.luck_coefficient``), that coefficient, and the
 milliseconds a game takes both ways (the adjustment values every outcome of every roll and
 draw of at most 64 outcomes).
+
+Beside them, the luck as backgammon programs measure it: each outcome valued once the light
+player has answered it, up to the next chance node (at most ``REPLY`` decisions, its ties
+broken by a fixed seed, so each outcome's value is a function of the game so far and the
+mean stays zero; :class:`ReplyLuck`), with the fitted coefficient, on the same games. A roll
+of Batalla's two dice is worth what the die chosen for the council makes of it, which the
+position before the choice does not show.
 """
 
 from __future__ import annotations
@@ -32,10 +39,39 @@ import _machine
 _machine.ensure_importable()
 
 from coronas.engine import available_games  # noqa: E402
+from coronas.engine.evaluation import win_shares  # noqa: E402
 from coronas.manygames.estimator import Arm, FromPosition, Games, seat_bots  # noqa: E402
+from coronas.manygames.runner import Match, play_task  # noqa: E402
+from coronas.manygames.scoring import Luck  # noqa: E402
 
 GAMES = 600
 POSITIONS = [("batalla", 2, 1), ("carolus", 2, 1), ("hierro", 3, 1)]
+REPLY = 8
+"""The most decisions :class:`ReplyLuck` plays after an outcome before it values it."""
+
+
+class ReplyLuck(Luck):
+    """:class:`~coronas.manygames.scoring.Luck` with each outcome valued after the light
+    player's reply: its decisions are played on (its rng seeded alike every time) until the
+    next chance node, the end, or :data:`REPLY` of them, the position valued there, and the
+    reply undone. The value stays a function of the game so far and the outcome, so each
+    term keeps its mean of zero."""
+
+    def __init__(self, evaluate, seats: int, player):
+        super().__init__(evaluate, seats)
+        self.player = player
+
+    def value(self, state) -> list[float]:
+        played = 0
+        rng = random.Random(0)
+        while played < REPLY and not state.is_terminal() and not state.is_chance_node():
+            state.apply(self.player.choose(state, rng))
+            played += 1
+        try:
+            return super().value(state)
+        finally:
+            for _ in range(played):
+                state.undo()
 
 
 def halfway(name: str, players: int, seed: int):
@@ -76,6 +112,22 @@ def measure(name: str, players: int, seed: int, games: int) -> dict[str, float]:
     out["coefficient"] = float(arm.coefficient() or 0)
     fitted = [v for v in arm.shares(0) if v is not None]
     out["ratio_fitted"] = statistics.variance(fitted) / out["plain_var"]
+    # the same games again, the luck valued after the light player's reply
+    game = type(state.game)
+    match = Match(FromPosition(state), bots, 100_000)
+    player, evaluate = game.bot("light"), game.spec().evaluate
+    began = time.perf_counter()
+    pairs = []
+    for task in tasks:
+        luck = ReplyLuck(evaluate, players, player)
+        end, record = play_task(match, task, luck)
+        if record.finished:
+            pairs.append((float(win_shares(end)[0]), luck.total[0]))
+    out["reply_ms"] = 1000 * (time.perf_counter() - began) / games
+    ys, cs = zip(*pairs, strict=True)
+    out["reply_coefficient"] = statistics.covariance(ys, cs) / statistics.variance(cs)
+    left = [y - out["reply_coefficient"] * c for y, c in pairs]
+    out["ratio_reply"] = statistics.variance(left) / statistics.variance(ys)
     return out
 
 
@@ -95,6 +147,9 @@ def main() -> None:
         "ratio, fitted",
         "ms a game, plain",
         "ms a game, adjusted",
+        "ratio, after the reply (fitted)",
+        "its coefficient",
+        "ms a game, after the reply",
     ]
     rows = []
     for name, players, seed in POSITIONS:
@@ -110,6 +165,9 @@ def main() -> None:
                 f"{r['ratio_fitted']:.2f}",
                 f"{r['plain_ms']:.1f}",
                 f"{r['luck_ms']:.1f}",
+                f"{r['ratio_reply']:.2f}",
+                f"{r['reply_coefficient']:.2f}",
+                f"{r['reply_ms']:.1f}",
             ]
         )
     print(_machine.table(header, rows))
