@@ -203,18 +203,30 @@ def git_commit() -> str:
 def read_results(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
     """The decisions already measured in ``path`` (JSON lines), by their name and phase
     (``advice`` or ``reference``); refused if they were measured with other settings, since
-    the figures would not be comparable."""
+    the figures would not be comparable, or if a line is not such a record. A last line cut
+    short by a stop mid-write is cut off the file, and its decision measured again."""
     done: dict[tuple[str, str], dict[str, Any]] = {}
     if not path.exists():
         return done
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        record = json.loads(line)
+    data = path.read_bytes()
+    whole = data.rfind(b"\n") + 1
+    if whole < len(data):  # the last line was not written whole
+        with path.open("r+b") as f:
+            f.truncate(whole)
+    for number, line in enumerate(data[:whole].decode("utf-8", "replace").splitlines(), 1):
+        try:
+            record = json.loads(line)
+            key = record["decision"], record["phase"]
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(
+                f"{path}, line {number}: expected a JSON object with a decision and a phase"
+            ) from None
         if record.get("settings") != settings:
             raise SystemExit(
                 f"{path}, line {number}: measured with {record.get('settings')}, not with "
                 f"{settings}; give another --results file"
             )
-        done[record["decision"], record["phase"]] = record
+        done[key] = record
     return done
 
 

@@ -261,6 +261,14 @@ def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch, tmp_path)
     assert read["d", "advice"]["picked"] == got["picked"]
     with pytest.raises(SystemExit, match=r"advice\.jsonl, line 1: measured with"):
         bench.read_results(results, {**settings, "time": 10.0})
+    # a stop mid-write leaves a cut last line: it is cut off and its decision measured again
+    results.write_text(text + text.splitlines()[0][:40])
+    assert set(bench.read_results(results, settings)) == {("d", "advice"), ("d", "reference")}
+    assert results.read_text() == text
+    # a line that is not a record is named, not a traceback
+    results.write_text(text + "[1, 2]\n")
+    with pytest.raises(SystemExit, match=r"advice\.jsonl, line 3: expected a JSON object"):
+        bench.read_results(results, settings)
     # the README's position is its own commands' game: 40 steps, then a Hierro decision
     readme = bench.readme_position()
     assert len(readme.history) == 40 and len(readme.legal_actions()) >= 2
