@@ -16,13 +16,14 @@ seat on, so the search bot sits in every seat equally often) on two worker proce
 game seeded. With ``--out DIR`` each match-up keeps its games in a file of ``DIR`` as they
 end, and the same command run again plays only the games its files lack: a run of several
 hours can be made over several sittings, and its figures are those of one uninterrupted run
-(the games are the seeds', whenever they are played). The search bot is the game's own
-``mcts`` (``Game.bot("mcts")``: its tuned settings, ``playout.SEARCH``); before the games, its
-time per decision is measured on one core from seeded positions of the game, since the budget
-must stay within half a second a decision; ``--search KEY=VALUE`` tries other settings of
-that search (``coronas.engine.mctsbot.SETTINGS``) before they become the game's. Two-player
-games set mcts against one opponent;
-Corona de Hierro at 3 players sets one mcts seat against two of the opponent.
+(the games are the seeds', whenever they are played). A progress bar on stderr shows the
+games played of the match-up and the time left; no result until the match-up ends. The
+search bot is the game's own ``mcts`` (``Game.bot("mcts")``: its tuned settings,
+``playout.SEARCH``); before the games, its time per decision is measured on one core from
+seeded positions of the game, since the budget must stay within half a second a decision;
+``--search KEY=VALUE`` tries other settings of that search (``coronas.engine.mctsbot.SETTINGS``)
+before they become the game's. Two-player games set mcts against one opponent; Corona de
+Hierro at 3 players sets one mcts seat against two of the opponent.
 
 Conditions (``TARGETS``: a win rate and the value the lower end of its 95% Wilson interval
 must clear): mcts against greedy at least 80%, lower end above 72%, in Batalla de Coronas and
@@ -107,7 +108,7 @@ def match(
     factory = partial(game, players=players)
     resume = out is not None and out.exists()
     return simulate(
-        factory, bots, games, seed=seed, jobs=jobs, progress=False, out=out, resume=resume
+        factory, bots, games, seed=seed, jobs=jobs, progress=True, out=out, resume=resume
     )
 
 
