@@ -139,3 +139,25 @@ def test_a_kept_results_file_is_whole_and_listed(path):
         keys = [(r["decision"], r["phase"]) for r in records]
         assert len(set(keys)) == len(keys)
         assert {r["commit"] for r in records} == {path.stem.removeprefix("advice-")}
+
+
+def test_the_script_that_goes_on_with_the_long_runs_names_the_readme_s_runs():
+    """``scripts/continue_runs.sh --list`` shows each run it would go on with: every one must
+    be a row of the results README, with the same commit and the same command."""
+    script = RESULTS.parent.parent / "scripts" / "continue_runs.sh"
+    out = subprocess.run(
+        ["bash", str(script), "--list"], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    readme = (RESULTS / "README.md").read_text()
+    rows = [r for r in readme.splitlines() if r.startswith("| `")]
+    listed = out.stdout.splitlines()
+    assert len(listed) == 4
+    for line in listed:
+        name, source, command = line.split(": ", 2)
+        commit = source.removeprefix("from ")
+        command = command.replace(str(RESULTS), "RESULTS")
+        short = command.replace(" --phase reference", " --phase advice")
+        assert any(
+            f"`{name.removesuffix('-reference')}" in r and commit in r and short in r for r in rows
+        ), line
