@@ -118,10 +118,14 @@ RESULTS = BENCHMARKS[0].parent / "results"
 
 
 @pytest.mark.parametrize("path", sorted(RESULTS.glob("*.jsonl")), ids=lambda p: p.stem)
-def test_a_kept_results_file_is_whole_and_listed(path):
+def test_a_kept_results_file_is_whole_and_listed(path, monkeypatch):
     """A long run goes on from its committed file in the next sitting: every line must parse,
     and the README must say which command and commit the file belongs to."""
+    import importlib
     import json
+
+    monkeypatch.syspath_prepend(str(RESULTS.parent))
+    games_file = importlib.import_module("bench_strength").games_file
 
     assert f"`{path.name}`" in (RESULTS / "README.md").read_text()
     lines = path.read_text().splitlines()
@@ -129,8 +133,9 @@ def test_a_kept_results_file_is_whole_and_listed(path):
     assert path.read_text().endswith("\n")
     if records[0].get("format") == "coronas-results":  # a strength run: header, then games
         header, games = records[0], records[1:]
-        name = f"{header['game']}-{header['bots'][0]}-vs-{header['bots'][1]}"
-        assert path.name == f"{name}-{header['games']}-games-seed-{header['seed']}.jsonl"
+        bot, opponent = header["bots"]
+        named = games_file(RESULTS, header["game"], bot, opponent, header["games"], header["seed"])
+        assert path == named  # the file the benchmark's command goes on from
         indexes = [g["game"] for g in games]
         assert len(set(indexes)) == len(indexes)
         assert all(0 <= i < header["games"] for i in indexes)
