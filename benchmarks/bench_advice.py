@@ -155,7 +155,9 @@ def refer(state: Any, advice: dict[str, Any], budget: dict[str, Any]) -> dict[st
     reference's interval of its best move's chance minus the pick's (paired on the same games
     where the game plays moves on common random numbers), 0 to 0 when the pick is its best;
     and whether the pick is on the reference's shortlist (the moves it cannot tell from its
-    best)."""
+    best). ``ranking`` keeps every move's figures in the reference's order (:func:`row`), so
+    that other rules for the moves the advice plays out can be judged on the same references
+    later."""
     ref = state.rank_actions(prior_mass=None, drop_behind=None, **budget)
     rows = {r["label"]: r for r in ref.rows}
     best, pick = ref.rows[0], rows[advice["picked"]]
@@ -168,6 +170,24 @@ def refer(state: Any, advice: dict[str, Any], budget: dict[str, Any]) -> dict[st
         "reference_width": 100 * max(widths, default=0.0),
         "reference_shortlist": sum(1 for r in ref.rows if r["shortlist"]),
         "reference_games": sum(r["games"] for r in ref.rows),
+        "ranking": [row(r) for r in ref.rows],
+    }
+
+
+def row(move: dict[str, Any]) -> dict[str, Any]:
+    """A move of a ranking as a results file keeps it: its label, chance and 95% interval
+    (floats), games, whether it is on the shortlist, why it was dropped ("" if not) and its
+    difference from the best with that difference's interval (None for the best)."""
+    versus = move["versus_best"]
+    return {
+        "label": move["label"],
+        "chance": float(move["chance"]),
+        "low": float(move["low"]),
+        "high": float(move["high"]),
+        "games": move["games"],
+        "shortlist": bool(move["shortlist"]),
+        "dropped": move["dropped"],
+        "versus_best": None if versus is None else [float(x) for x in versus],
     }
 
 

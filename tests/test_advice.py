@@ -150,6 +150,39 @@ def test_the_list_reads_in_order_and_the_best_is_measured_on_games_not_used_to_p
     assert "the best move on games not used to pick it: " in str(ranking)
 
 
+class TwoCoins(PickState):
+    """Two bets on one fair coin, heads ("coin") or tails ("toss"): on the same games one wins
+    where the other loses, and the lead passes from one to the other."""
+
+    def _legal_actions(self):
+        return [Pick("coin"), Pick("toss")]
+
+    def _apply(self, action) -> None:
+        if isinstance(action, Pick):
+            self.how = action.how
+        else:
+            self.winner = 0 if action.value == (1 if self.how == "coin" else 2) else 1
+
+
+class TwoCoinsGame(PickGame):
+    name = "toy-two-coins"
+    state_class = TwoCoins
+
+
+def test_the_best_move_is_never_shown_against_an_earlier_best():
+    # each move's difference from the best is measured against the best of that batch; a move
+    # that was behind and then leads shows no difference from itself
+    seen = []
+    state = TwoCoinsGame().new_initial_state()
+    rank_actions(state, RandomBot(), games=400, seed=1, exact=False, on_update=seen.append)
+    leaders = [r.rows[0]["label"] for r in seen if not r.quick]
+    assert len(set(leaders)) == 2  # the lead changed hands in this seeded run
+    for ranking in seen:
+        best, other = ranking.rows
+        assert best["best"] and best["versus_best"] is None
+        assert ranking.quick or other["versus_best"][0] <= 0  # the other minus the best
+
+
 def test_win_chances_say_why_they_stopped():
     state = start()
     state.apply(Pick("die"))
@@ -224,6 +257,15 @@ def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch, tmp_path)
     ref = bench.refer(state, got, {"games": cap, "seed": 1})
     assert ref["regret"] >= 0 and got["moves"] * cap >= ref["reference_games"] >= cap
     assert bench.refer(state, got, {"games": cap, "seed": 1}) == ref  # seeded: in games, not time
+    # every move's figures are kept, in the reference's order, as JSON can hold them
+    kept = json.loads(json.dumps(ref["ranking"]))
+    assert kept == ref["ranking"] and len(kept) == got["moves"]
+    assert kept[0]["label"] == ref["best"] and kept[0]["versus_best"] is None
+    assert sum(m["games"] for m in kept) == ref["reference_games"]
+    assert sum(m["shortlist"] for m in kept) == ref["reference_shortlist"]
+    for move in kept:
+        assert 0 <= move["low"] <= move["chance"] <= move["high"] <= 1
+        assert move is kept[0] or move["versus_best"] is None or move["versus_best"][0] <= 0
     low, high = ref["regret_interval"]
     if ref["best"] == got["picked"]:
         assert ref["regret"] == low == high == 0 and ref["picked_on_shortlist"]

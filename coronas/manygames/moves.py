@@ -332,7 +332,9 @@ def rank_actions(
                 v = quick[i] if quick is not None else 0.0
                 r = row(i, Fraction(v), v, v, 0)
             r["dropped"] = arm.dropped
-            if arm.live and i != top:
+            if i == top:  # compared with an earlier best while behind it, now the best
+                versus[i] = None
+            elif arm.live:
                 versus[i] = difference(i, top, NormalDist().inv_cdf(0.975))
                 r["shortlist"] = versus[i][2] >= 0
             r["versus_best"] = versus[i]
