@@ -9,6 +9,7 @@ Run from the repository root::
     python benchmarks/bench_advice.py --results advice.jsonl --phase advice     # quiet cores
     python benchmarks/bench_advice.py --results advice.jsonl --phase reference  # any time
     # stop either with Ctrl-C and run it again: it goes on where it stopped
+    python benchmarks/bench_advice.py --command        # the README's advise, as typed
 
 The positions: Corona de Hierro at the README's position (its ``coronas play hierro --players
 4 --seed 1 --bots greedy,random,random,random --max-steps 40``: 29 moves), then
@@ -35,6 +36,12 @@ is printed beside it, each regret has its 95% interval (:func:`regret_interval`)
 summary counts the decisions where the reference shows the pick within 2 points (the
 interval's upper end at most 2) and those where it shows it more than 2 points behind (the
 lower end above 2); the rest it cannot tell.
+
+``--command`` times instead what a player waits for at the table: the README's ``coronas
+advise game.json --win-chances`` on the game its ``coronas play`` command saves, with the
+default time and with the README's ``--time 3``, each the whole command as typed (the
+interpreter's start-up, the imports, the exact odds of every move, who wins and the ranking),
+wall time, against the time it was given (:data:`ADVISE_COMMANDS`). It wants quiet cores.
 """
 
 from __future__ import annotations
@@ -43,8 +50,12 @@ import argparse
 import itertools
 import json
 import math
+import os
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -57,6 +68,12 @@ greedy,random,random,random --max-steps 40 --save game.json`` (:func:`readme_pos
 README_PLAY = (
     "play hierro --players 4 --seed 1 --bots greedy,random,random,random --max-steps 40 --quiet"
 )
+ADVISE_COMMANDS = (
+    ("advise game.json --win-chances", 10.0),
+    ("advise game.json --win-chances --time 3", 3.0),
+)
+"""The README's advice at the table, as typed, with the seconds each is given (``--time``, the
+default 10 unless named)."""
 PLAYERS = {"batalla": 2, "carolus": 2, "hierro": 4}
 """The seats at the held-out decisions: Corona de Hierro at the README's four."""
 STEPS = {"batalla": (10, 60), "carolus": (10, 120), "hierro": (20, 200)}
@@ -109,6 +126,40 @@ def held_out(name: str, count: int) -> list[tuple[int, int, Any]]:
             found.append((seed, steps, state))
         seed += 1
     return found
+
+
+def command_times(
+    repeat: int, commands: tuple[tuple[str, float], ...] = ADVISE_COMMANDS
+) -> list[list[str]]:
+    """Each of ``commands`` run ``repeat`` times as a user types it, in a folder holding the
+    README's saved game: a table row each (the command, the seconds given, the wall times,
+    whether every run ended within them). A run that fails, or prints no ranking of the
+    moves, stops the benchmark with its output."""
+    env = {**os.environ, "PYTHONPATH": str(_machine.repo_root())}
+    python = [sys.executable, "-m", "coronas.cli"]
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        play = [*python, *README_PLAY.split(), "--save", "game.json"]
+        subprocess.run(play, cwd=folder, env=env, check=True, capture_output=True)
+        for command, given in commands:
+            walls = []
+            for _ in range(repeat):
+                began = time.perf_counter()
+                out = subprocess.run(
+                    [*python, *command.split()], cwd=folder, env=env, capture_output=True, text=True
+                )
+                walls.append(time.perf_counter() - began)
+                if out.returncode or "moves by the chance of winning" not in out.stdout:
+                    raise SystemExit(f"coronas {command}: exit {out.returncode}\n{out.stderr}")
+            rows.append(
+                [
+                    f"coronas {command}",
+                    f"{given:g}",
+                    ", ".join(f"{w:.1f}" for w in walls),
+                    "yes" if max(walls) <= given else "no",
+                ]
+            )
+    return rows
 
 
 MIN_REFERENCE = 100
@@ -279,7 +330,18 @@ def main() -> None:
         help="a JSON-lines file: each decision's advice and reference are written to it as "
         "they end, and a run given the same file and settings goes on from what it holds",
     )
+    parser.add_argument(
+        "--command",
+        action="store_true",
+        help="time the README's coronas advise --win-chances commands as typed, instead",
+    )
     args = parser.parse_args()
+    if args.command:
+        print(f"The README's advice, whole commands ({_machine.machine_line()})")
+        print()
+        header = ["command", "seconds given", "wall time of each run (s)", "within them"]
+        print(_machine.table(header, command_times(1 if args.quick else 3)))
+        return
     if args.phase == "reference" and args.results is None:
         parser.error("--phase reference reads the advice from a --results file")
     _machine.ensure_importable()

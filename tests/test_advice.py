@@ -231,18 +231,41 @@ def test_the_luck_of_a_roll_is_taken_out_exactly_where_the_model_sees_it():
         state.win_chances(RandomBot(), games=10, luck="yes")
 
 
-def test_the_advice_benchmark_measures_a_small_seeded_run(monkeypatch, tmp_path):
-    # benchmarks/bench_advice.py's measure on a Batalla decision, 40 games against 200: the
-    # figures it reports are there and within their ranges (a tiny run, not the targets);
-    # its held-out decisions are seeded and come from games that reach them
+@pytest.fixture
+def bench(monkeypatch):
+    """benchmarks/bench_advice.py, loaded as a module."""
     import importlib.util
     from pathlib import Path
 
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advice.py"
     monkeypatch.syspath_prepend(str(path.parent))  # its helper module, _machine
     spec = importlib.util.spec_from_file_location("bench_advice", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_advice_benchmark_times_the_readme_s_advise_command_as_typed(bench):
+    # the whole command on the README's saved game, a row a command; a command that fails or
+    # prints no ranking stops the benchmark with what it said
+    (row,) = bench.command_times(1, (("advise game.json --win-chances --time 0.5", 0.5),))
+    command, given, walls, within = row
+    assert command == "coronas advise game.json --win-chances --time 0.5" and given == "0.5"
+    assert float(walls) > 0 and within == ("yes" if float(walls) <= 0.5 else "no")
+    with pytest.raises(SystemExit, match=r"advise game\.json --time 1: exit 2\n.*--time goes with"):
+        bench.command_times(1, (("advise game.json --time 1", 1.0),))
+    with pytest.raises(SystemExit, match=r"coronas advise game\.json: exit 0"):
+        bench.command_times(1, (("advise game.json", 1.0),))  # the odds alone, no ranking
+    assert [c for c, _ in bench.ADVISE_COMMANDS] == [
+        "advise game.json --win-chances",  # the default time, 10 s
+        "advise game.json --win-chances --time 3",  # the README's
+    ]
+
+
+def test_the_advice_benchmark_measures_a_small_seeded_run(bench, tmp_path):
+    # benchmarks/bench_advice.py's measure on a Batalla decision, 40 games against 200: the
+    # figures it reports are there and within their ranges (a tiny run, not the targets);
+    # its held-out decisions are seeded and come from games that reach them
     state = bench.position("batalla", 2, 1, 30)
     got = bench.advise(state, {"games": 40, "seed": 0})
     assert got["moves"] == len(state.legal_actions()) and got["games"] == 40

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from coronas.cli import main
+from coronas.cli import advise, main
 from coronas.dice import exact_fractions
 from coronas.engine import RandomBot, available_games
 from coronas.formatting import probability_text
@@ -332,7 +332,8 @@ def test_win_chances_at_the_end_are_exact(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["--games", "10"], "--games go with --win-chances"),
+        (["--games", "10"], "--games goes with --win-chances"),
+        (["--jobs", "1", "--time", "1"], "--time and --jobs go with --win-chances"),
         (
             ["--win-chances", "--viewer", "0"],
             "--viewer: no seat '0': the seats are player 1, player 2 (or 1 to 2)",
@@ -355,7 +356,7 @@ def test_every_option_of_the_games_needs_win_chances(capsys, tmp_path, argv):
     # they used to be ignored without --win-chances
     path = saved(tmp_path, played("batalla", 20))
     status, _, err = run(capsys, "advise", path, *argv)
-    one_line_error(status, err, 2, f"{argv[0]} go with --win-chances")
+    one_line_error(status, err, 2, f"{argv[0]} goes with --win-chances")
 
 
 @pytest.mark.parametrize("value", ["1_0", "\u0665", "inf", "1e1"])
@@ -427,4 +428,35 @@ def test_every_move_plays_out_the_moves_the_prior_would_leave_out(capsys, tmp_pa
     every = json.loads(run(capsys, "advise", path, *options, "--every-move")[1])
     assert all(m["games"] == 2 and not m["dropped"] for m in every["ranking"]["actions"])
     status, _, err = run(capsys, "advise", path, "--every-move")
-    one_line_error(status, err, 2, "--every-move go with --win-chances")
+    one_line_error(status, err, 2, "--every-move goes with --win-chances")
+
+
+def test_win_chances_count_the_time_from_the_command_s_start(monkeypatch, capsys, tmp_path):
+    # "--time S bounds all of it ... the command ends about S seconds after it starts": typed
+    # at a prompt (no argv), the command began when coronas.cli was imported, so what went
+    # before the games is taken off their time; called from Python, it begins at the call.
+    # Each estimate's time is recorded, then it is played with a hundredth of a second.
+    import time
+
+    import coronas.cli
+    from coronas.engine import State
+
+    asked = []
+    for name in ("win_chances", "rank_actions"):
+        original = getattr(State, name)
+
+        def recorded(self, *args, _original=original, **options):
+            asked.append(options["time"])
+            return _original(self, *args, **{**options, "time": 0.01})
+
+        monkeypatch.setattr(State, name, recorded)
+    path = saved(tmp_path, played("batalla", 20))
+    run(capsys, "advise", path, "--win-chances", "--time", "5")
+    # from Python: half of 5 s less the margin kept for the end (FINISH) and what went before
+    assert len(asked) == 2 and 1.0 < asked[0] <= (5 - advise.FINISH) / 2
+    asked.clear()
+    monkeypatch.setattr(coronas.cli, "STARTED", time.monotonic() - 4.6)  # typed 4.6 s ago
+    typed = ["coronas", "advise", str(path), "--win-chances", "--time", "5"]
+    monkeypatch.setattr("sys.argv", typed)
+    assert main() == 0
+    assert asked == [0.05, 0.05]  # nothing left of the 5 s but the least an estimate is given

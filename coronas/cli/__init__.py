@@ -28,6 +28,12 @@ browser step, memory or recursion exhausted) is one line with exit status 1; an 
 
 from __future__ import annotations
 
+import time
+
+STARTED = time.monotonic()
+"""When this package was imported: the start of a command typed at a prompt, from which
+``advise --win-chances`` counts its ``--time`` (the imports and the loading are in it)."""
+
 import argparse
 import sys
 from collections.abc import Sequence
@@ -103,6 +109,8 @@ def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        # a command typed at a prompt began with the process; one called from Python, now
+        args.began = STARTED if argv is None else time.monotonic()
         check = getattr(args, "check", None)
         if check is not None:
             try:

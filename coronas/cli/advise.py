@@ -13,8 +13,9 @@ with its 95% interval, the number of games behind it and how the rest of the gam
 played, exact where it can be walked; at a decision, every legal action of the player to move ranked
 by its chance of winning the game (:mod:`~coronas.manygames.winchances`,
 :mod:`~coronas.manygames.moves`). ``--time S`` (default 10) bounds all of it, exact attempts
-included: the command ends about ``S`` seconds after it starts, with fewer games (and wider
-intervals) when time is short. The options of the games are refused without ``--win-chances``.
+included: the command ends within about ``S`` seconds of its start, loading and odds
+counted, with fewer games (and wider intervals) when time is short. The options of the games
+are refused without ``--win-chances``.
 """
 
 from __future__ import annotations
@@ -211,14 +212,19 @@ def _ranking_record(ranking: Any) -> dict[str, Any]:
 
 
 DEFAULT_TIME = 10.0
-"""``--time`` unless given: seconds for the seats' chances and the ranking together."""
+"""``--time`` unless given: seconds for the whole command, the chances and the ranking in it."""
+FINISH = 0.5
+"""Seconds of ``--time`` kept for what the games' clock does not see: a ranking's last games
+running past its time (up to 0.2 s measured), the answer written out, the interpreter's
+exit and its start before the command's first import (about 0.3 s together)."""
 
 
 def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
     """``--win-chances``: the seats' chances and, at a decision, the ranking of the moves,
-    as JSON-ready data. The time is shared: half for the chances, the rest for the ranking,
-    each call keeping its share (exact attempts included), so the whole ends within
-    ``--time`` seconds of the first game."""
+    as JSON-ready data. The time is counted from the command's start (``args.began``: the
+    imports, the loading and the exact odds are in it) and shared: half of what is left for
+    the chances, the rest for the ranking, each call keeping its share (exact attempts
+    included), so that the whole command ends within ``--time`` seconds."""
     import time as clock
 
     from coronas.engine.seats import parse_seat
@@ -242,7 +248,12 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
 
         viewer = ranking_view(state, viewer)
     seconds = DEFAULT_TIME if args.time is None else args.time
-    began = clock.monotonic()
+    began = getattr(args, "began", None) or clock.monotonic()
+    end = began + seconds - FINISH
+
+    def left(share: float = 1.0) -> float:  # a share of the time left, a little at least
+        return max(share * (end - clock.monotonic()), seconds / 100)
+
     options = dict(
         games=args.games,
         precision=0.01 if args.precision is None else args.precision,
@@ -251,15 +262,14 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
         viewer=viewer,
     )
     try:
-        chances = state.win_chances(bots, time=seconds / 2 if deciding else seconds, **options)
+        chances = state.win_chances(bots, time=left(0.5 if deciding else 1.0), **options)
         ranking = None
         if deciding:
-            left = seconds - (clock.monotonic() - began)
             # the moves are ranked from the mover's view, whoever's view the chances are from
             mover = {**options, "viewer": None if viewer is None else state.current_player}
             every = {"prior_mass": None, "drop_behind": None} if args.every_move else {}
             ranking = state.rank_actions(
-                bots, time=max(left, seconds / 100), on_update=_quick_first(args), **mover, **every
+                bots, time=left(), on_update=_quick_first(args), **mover, **every
             )
     except ValueError as exc:
         raise CommandError(str(exc)) from None
@@ -308,7 +318,8 @@ def check(args: argparse.Namespace) -> None:
     used = [f"--{o}" for o in CHANCE_OPTIONS if getattr(args, o) is not None]
     used += ["--every-move"] if args.every_move else []
     if used and not args.win_chances:
-        raise CommandError(f"{' '.join(used)} go with --win-chances")
+        named = used[0] if len(used) == 1 else f"{', '.join(used[:-1])} and {used[-1]}"
+        raise CommandError(f"{named} go{'es' if len(used) == 1 else ''} with --win-chances")
     if args.precision is not None and not 0 < args.precision < 0.5:
         raise CommandError(
             f"--precision: expected a half-width above 0 and below 0.5, got {args.precision}"
