@@ -97,7 +97,7 @@ def markov_chain(
                     keys.append(j)
                     # the position alone: a copy of the history would grow with the
                     # depth of the walk and make each new position slower than the last
-                    todo.append(s._copy_position())
+                    todo.append(s.copy_position())
             s.undo()
         moves[k] = out
         ends[k] = done

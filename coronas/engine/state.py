@@ -340,9 +340,10 @@ class State(journal.Journaled, abc.ABC):
         data["_listed"] = None
         return new
 
-    def _copy_position(self) -> State:
-        """An independent copy of the position alone: no history, nothing to undo (a game
-        that starts here, as a determinisation does)."""
+    def copy_position(self) -> State:
+        """An independent copy of the position alone: no history, nothing to undo. Where a
+        game played from here starts (win chances, a determinisation): cheaper than
+        :meth:`clone`, which copies every undo record too."""
         new = object.__new__(type(self))
         memo: dict[int, Any] = {}
         constant = self._CONSTANT_FIELDS

@@ -56,7 +56,7 @@ def resample(state: HierroState, player: int, rng: random.Random) -> HierroState
     further (a determinisation is for play from here, not to be saved as the game).
     """
     plan = _plan(state, player)
-    t = state._copy_position()
+    t = state.copy_position()
     if plan.loyalty is not None:
         dealt, pool = plan.loyalty
         pool = pool.copy()

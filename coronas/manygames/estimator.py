@@ -124,8 +124,9 @@ def seat_bots(state: State, bots: Any) -> list[Any]:
 class FromPosition:
     """The start of every game of an estimate: ``start(game_seed)`` is ``state`` drawn again
     for ``viewer`` (:meth:`~coronas.engine.State.resample` with ``random.Random(game_seed)``),
-    or a copy without a viewer, with ``action`` applied if one is given. A module-level class,
-    so that worker processes can receive it."""
+    or without a viewer a copy of the position (its history is not the game's: no undo
+    records to copy), with ``action`` applied if one is given. A module-level class, so that
+    worker processes can receive it."""
 
     def __init__(self, state: State, viewer: int | None = None, action: Any = None):
         self.state, self.viewer, self.action = state, viewer, action
@@ -134,7 +135,7 @@ class FromPosition:
         import random
 
         if self.viewer is None:
-            start = self.state.clone()
+            start = self.state.copy_position()
         else:
             start = self.state.resample(self.viewer, random.Random(game_seed))
         if self.action is not None:
