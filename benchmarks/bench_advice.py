@@ -10,6 +10,7 @@ Run from the repository root::
     python benchmarks/bench_advice.py --results advice.jsonl --phase reference  # any time
     # stop either with Ctrl-C and run it again: it goes on where it stopped
     python benchmarks/bench_advice.py --command        # the README's advise, as typed
+    python benchmarks/bench_advice.py --results advice.jsonl --rules  # moves left out, judged
 
 The positions: Corona de Hierro at the README's position (its ``coronas play hierro --players
 4 --seed 1 --bots greedy,random,random,random --max-steps 40``: 29 moves), then
@@ -42,6 +43,13 @@ advise game.json --win-chances`` on the game its ``coronas play`` command saves,
 default time and with the README's ``--time 3``, each the whole command as typed (the
 interpreter's start-up, the imports, the exact odds of every move, who wins and the ranking),
 wall time, against the time it was given (:data:`ADVISE_COMMANDS`). It wants quiet cores.
+
+``--rules`` judges, on the references of a ``--results`` file, the rule that picks the moves
+the advice plays out (:func:`~coronas.manygames.judgement.left_out`) and others beside it
+(:data:`RULES`): at each decision with a reference, the moves each rule would play, and how
+far the best of them is behind the reference's best, by the reference's own figures (the
+loss of leaving moves out, before any game). Fewer moves give each more games, and so a
+shorter shortlist; the loss says what that costs.
 """
 
 from __future__ import annotations
@@ -52,6 +60,7 @@ import json
 import math
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -157,6 +166,79 @@ def command_times(
                     f"{given:g}",
                     ", ".join(f"{w:.1f}" for w in walls),
                     "yes" if max(walls) <= given else "no",
+                ]
+            )
+    return rows
+
+
+RULES = (
+    ("as shipped: 95% of the prior, at least 3, and the quick estimate's best", {}),
+    ("95%, at least 2, and the quick estimate's best", {"least": 2}),
+    ("95%, at least 1, and the quick estimate's best", {"least": 1}),
+    ("95%, at least 3, without the quick estimate's best", {"quick_best": False}),
+    ("90%, at least 2, and the quick estimate's best", {"prior_mass": 0.9, "least": 2}),
+    ("the value model alone (25 points behind)", {"prior_mass": None}),
+)
+"""The rules ``--rules`` judges: a name and :func:`~coronas.manygames.judgement.left_out`'s
+options (the rest as shipped)."""
+DECISION = re.compile(r"(\w+) (\d+)p seed (\d+) after (\d+)")
+"""A decision's name in a results file: the game, its players, its seed and its steps."""
+
+
+def judge_rules(
+    done: dict[tuple[str, str], dict[str, Any]], rules: tuple[tuple[str, dict[str, Any]], ...]
+) -> dict[str, list[dict[str, Any]]]:
+    """Each rule's moves played and loss at every decision of ``done`` whose reference keeps
+    its ranking, by game: a dict a rule and decision (``rule``, ``moves``, ``played``,
+    ``loss``: the reference's best chance less the best chance among the moves played, in
+    points)."""
+    from coronas.manygames.judgement import QUICK_SECONDS, left_out, prior_values, quick_values
+    from coronas.manygames.moves import ranking_view
+
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for (key, phase), ref in done.items():
+        if phase != "reference" or "ranking" not in ref:
+            continue
+        name, players, seed, steps = DECISION.fullmatch(key).groups()
+        group = ref["group"]
+        if group == "README":
+            state = readme_position()
+        else:
+            state = position(name, int(players), int(seed), int(steps))
+        viewer = ranking_view(state)
+        quick = quick_values(state, viewer, QUICK_SECONDS, 0)
+        prior = prior_values(state, viewer, 0)
+        labels = [state.describe(a) for a in state.legal_actions()]
+        chance = {m["label"]: m["chance"] for m in ref["ranking"]}
+        best = max(chance.values())
+        for rule, options in rules:
+            out = left_out(quick, prior, **options)
+            played = [label for i, label in enumerate(labels) if i not in out]
+            loss = 100 * (best - max(chance[label] for label in played))
+            by_game.setdefault(group, []).append(
+                {"rule": rule, "moves": len(labels), "played": len(played), "loss": loss}
+            )
+    return by_game
+
+
+def rules_table(by_game: dict[str, list[dict[str, Any]]]) -> list[list[str]]:
+    """:func:`judge_rules`' rows, a game and rule a row: the decisions, the moves played of
+    the moves there (means over the decisions), the decisions where the best move played is
+    within 2 points of the reference's best, and the mean loss in points."""
+    rows = []
+    for group, judged in by_game.items():
+        for rule in dict.fromkeys(j["rule"] for j in judged):
+            mine = [j for j in judged if j["rule"] == rule]
+            n = len(mine)
+            rows.append(
+                [
+                    group,
+                    rule,
+                    f"{n}",
+                    f"{statistics.fmean(j['played'] for j in mine):.1f} of "
+                    f"{statistics.fmean(j['moves'] for j in mine):.1f}",
+                    f"{sum(j['loss'] <= 2 for j in mine)} of {n}",
+                    f"{statistics.fmean(j['loss'] for j in mine):.2f}",
                 ]
             )
     return rows
@@ -331,6 +413,12 @@ def main() -> None:
         "they end, and a run given the same file and settings goes on from what it holds",
     )
     parser.add_argument(
+        "--rules",
+        action="store_true",
+        help="judge the rules for the moves left out of the games on the references of the "
+        "--results file, instead",
+    )
+    parser.add_argument(
         "--command",
         action="store_true",
         help="time the README's coronas advise --win-chances commands as typed, instead",
@@ -358,6 +446,21 @@ def main() -> None:
         "reference": "games",
     }
     done = read_results(args.results, settings) if args.results else {}
+    if args.rules:
+        if not args.results:
+            parser.error("--rules reads the references of a --results file")
+        print(f"The moves left out of the games, judged on the references ({args.results})")
+        print()
+        header = [
+            "game",
+            "rule",
+            "decisions",
+            "moves played (mean)",
+            "within 2 points",
+            "mean loss (points)",
+        ]
+        print(_machine.table(header, rules_table(judge_rules(done, RULES))))
+        return
     print(f"Advice ({_machine.machine_line()})")
     print(
         f"{seconds:g} s a ranking, the reference {factor:g} times its games on every move, "

@@ -19,6 +19,7 @@ from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State
 from coronas.engine.surface import GameSpec
 from coronas.manygames.moves import (
     PRIOR_MASS,
+    left_out,
     prior_kept,
     prior_values,
     quick_values,
@@ -262,6 +263,31 @@ def test_the_advice_benchmark_times_the_readme_s_advise_command_as_typed(bench):
     ]
 
 
+def test_the_advice_benchmark_judges_the_moves_left_out_on_a_reference(bench):
+    # at the README's position the shipped rule plays 4 of the 29 moves (docs/performance.md),
+    # not "send an emissary to Turin" (its prior 0.1%): where a reference puts that move 10
+    # points ahead of all the others, leaving it out loses 10 points; playing every move, none
+    state = bench.readme_position()
+    labels = [state.describe(a) for a in state.legal_actions()]
+    turin = "send an emissary to Turin"
+    ranking = [{"label": x, "chance": 0.6 if x == turin else 0.5} for x in labels]
+    done = {
+        ("hierro 4p seed 1 after 40", "advice"): {"group": "README", "picked": labels[0]},
+        ("hierro 4p seed 1 after 40", "reference"): {"group": "README", "ranking": ranking},
+        ("batalla 2p seed 1 after 30", "reference"): {"group": "batalla"},  # no ranking kept
+    }
+    rules = (("shipped", {}), ("every move", {"prior_mass": None, "drop_behind": None}))
+    shipped, every = bench.judge_rules(done, rules)["README"]
+    assert len(labels) == 29 and shipped["moves"] == every["moves"] == 29
+    assert 3 <= shipped["played"] < 29 and shipped["loss"] == pytest.approx(10)
+    assert every["played"] == 29 and every["loss"] == 0
+    rows = bench.rules_table({"README": [shipped, every]})
+    assert rows == [
+        ["README", "shipped", "1", f"{shipped['played']:.1f} of 29.0", "0 of 1", "10.00"],
+        ["README", "every move", "1", "29.0 of 29.0", "1 of 1", "0.00"],
+    ]
+
+
 def test_the_advice_benchmark_measures_a_small_seeded_run(bench, tmp_path):
     # benchmarks/bench_advice.py's measure on a Batalla decision, 40 games against 200: the
     # figures it reports are there and within their ranges (a tiny run, not the targets);
@@ -427,6 +453,27 @@ def test_the_move_prior_keeps_its_likeliest_moves_until_they_hold_the_mass_asked
     assert prior_kept([1 / 25] * 25, PRIOR_MASS) == set(range(25))  # a flat prior keeps all
     # 0.9 is reached with the third move, but the fourth is as likely as the third
     assert prior_kept([0.6, 0.3, 0.05, 0.05], 0.9) == {0, 1, 2, 3}
+    assert prior_kept(prior, 0.5, least=1) == {1}  # 1/2 reached by the first alone
+    assert prior_kept(prior, 0.7, least=1) == {1, 3}
+
+
+def test_the_moves_left_out_of_the_games_each_say_why():
+    quick = [0.40, 0.10, 0.38, 0.36, 0.14]  # move 1 is 30 points behind the best, move 4 26
+    prior = [0.075, 0.5, 0.125, 0.25, 0.05]
+    out = left_out(quick, prior, drop_behind=0.25, prior_mass=0.5)
+    # the prior keeps 1, 3, 2 (at least three) and the quick estimate's best, 0; the value
+    # model leaves 1 out before the prior is asked, and 4 on both counts (said once)
+    assert set(out) == {1, 4}
+    assert out[1] == "left out: the value model puts it 30 points behind the best move"
+    assert out[4] == "left out: the value model puts it 26 points behind the best move"
+    out = left_out(quick, prior, drop_behind=None, prior_mass=0.5, least=1, quick_best=False)
+    assert out == {
+        0: "left out: the learned player would choose it 7.5% of the time",
+        2: "left out: the learned player would choose it 12.5% of the time",
+        3: "left out: the learned player would choose it 25.0% of the time",
+        4: "left out: the learned player would choose it 5.0% of the time",
+    }
+    assert left_out(None, None) == {} and left_out(quick, prior, None, None) == {}
 
 
 def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_prior():

@@ -21,11 +21,13 @@ from coronas.engine.state import State
 
 __all__ = [
     "DROP_BEHIND",
+    "LEFT_BY_PRIOR",
     "MAX_QUICK_OUTCOMES",
     "MIN_PRIOR_KEPT",
     "PRIOR_MASS",
     "QUICK_RESAMPLES",
     "QUICK_SECONDS",
+    "left_out",
     "prior_kept",
     "prior_values",
     "quick_values",
@@ -50,6 +52,8 @@ games, each with its prior. Moves as likely as the last one kept are kept with i
 prior leaves nothing out."""
 MIN_PRIOR_KEPT = 3
 """The fewest moves the move prior keeps in the games."""
+LEFT_BY_PRIOR = "left out: the learned player would choose it"
+"""How the reason of a move the move prior left out of the games begins."""
 
 
 def _value(state: State, evaluate: Any, seat: int) -> float:
@@ -151,16 +155,18 @@ def prior_values(
     return [s / counted for s in sums] if counted else None
 
 
-def prior_kept(prior: Sequence[float], mass: float, also: int | None = None) -> set[int]:
+def prior_kept(
+    prior: Sequence[float], mass: float, also: int | None = None, least: int = MIN_PRIOR_KEPT
+) -> set[int]:
     """The moves the prior keeps: its likeliest, in order, until together they hold ``mass``
-    of its probability, at least :data:`MIN_PRIOR_KEPT` of them, with every move as likely as
-    the last one kept; and ``also`` (a move's index, such as the quick estimate's best)."""
+    of its probability, at least ``least`` of them, with every move as likely as the last one
+    kept; and ``also`` (a move's index, such as the quick estimate's best)."""
     order = sorted(range(len(prior)), key=lambda i: -prior[i])
     kept: set[int] = set()
     total, last = 0.0, math.inf
     for i in order:
         # moves as likely as the last one kept stay with it: a flat prior leaves nothing out
-        if total >= mass and len(kept) >= MIN_PRIOR_KEPT and prior[i] < last * (1 - 1e-9):
+        if total >= mass and len(kept) >= least and prior[i] < last * (1 - 1e-9):
             break
         kept.add(i)
         total += prior[i]
@@ -168,3 +174,37 @@ def prior_kept(prior: Sequence[float], mass: float, also: int | None = None) -> 
     if also is not None:
         kept.add(also)
     return kept
+
+
+def left_out(
+    quick: Sequence[float] | None,
+    prior: Sequence[float] | None,
+    drop_behind: float | None = DROP_BEHIND,
+    prior_mass: float | None = PRIOR_MASS,
+    least: int = MIN_PRIOR_KEPT,
+    quick_best: bool = True,
+) -> dict[int, str]:
+    """The moves a ranking leaves out of its games, by index, each with why, in a player's
+    words: the ones the quick estimate puts ``drop_behind`` or more behind its best, then
+    the ones the move prior does not keep (:func:`prior_kept` with ``prior_mass`` and
+    ``least``, the quick estimate's best kept too when ``quick_best``). None for an option,
+    or no ``quick`` or ``prior``, leaves its rule out."""
+    out: dict[int, str] = {}
+    if quick is not None and drop_behind is not None:
+        best_quick = max(quick)
+        for i, v in enumerate(quick):
+            if v < best_quick - drop_behind:
+                out[i] = (
+                    f"left out: the value model puts it "
+                    f"{(best_quick - v) * 100:.0f} points behind the best move"
+                )
+    if prior is not None and prior_mass is not None:
+        best = None
+        if quick is not None and quick_best:
+            best = max(range(len(quick)), key=lambda i: quick[i])
+        kept = prior_kept(prior, prior_mass, best, least)
+        for i, p in enumerate(prior):
+            if i not in kept and i not in out:
+                often = f"{p:.1%}" if p >= 0.001 else "less than 0.1%"
+                out[i] = f"{LEFT_BY_PRIOR} {often} of the time"
+    return out

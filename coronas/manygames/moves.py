@@ -56,11 +56,13 @@ from coronas.manygames.intervals import (
 )
 from coronas.manygames.judgement import (
     DROP_BEHIND,
+    LEFT_BY_PRIOR,
     MAX_QUICK_OUTCOMES,
     MIN_PRIOR_KEPT,
     PRIOR_MASS,
     QUICK_RESAMPLES,
     QUICK_SECONDS,
+    left_out,
     prior_kept,
     prior_values,
     quick_values,
@@ -77,6 +79,7 @@ __all__ = [
     "QUICK_RESAMPLES",
     "QUICK_SECONDS",
     "ActionRanking",
+    "left_out",
     "prior_kept",
     "prior_values",
     "quick_values",
@@ -291,23 +294,10 @@ def rank_actions(
         return ActionRanking(player, ordered(rows, top), True, assumption, view, 0, common)
 
     arms = [Arm(FromPosition(state, viewer, a), state.num_players) for a in actions]
-    if quick is not None and drop_behind is not None:
-        best_quick = max(quick)
-        for arm, v in zip(arms, quick, strict=True):
-            if v < best_quick - drop_behind:
-                arm.dropped = (
-                    f"left out: the value model puts it "
-                    f"{(best_quick - v) * 100:.0f} points behind the best move"
-                )
     left_by_prior = False  # whether the prior left a move out: its rule is then said once
-    if prior is not None and prior_mass is not None:
-        best = None if quick is None else max(range(len(actions)), key=lambda i: quick[i])
-        kept = prior_kept(prior, prior_mass, best)
-        for i, arm in enumerate(arms):
-            if i not in kept and not arm.dropped:
-                often = f"{prior[i]:.1%}" if prior[i] >= 0.001 else "less than 0.1%"
-                arm.dropped = f"left out: the learned player would choose it {often} of the time"
-                left_by_prior = True
+    for i, why in left_out(quick, prior, drop_behind, prior_mass).items():
+        arms[i].dropped = why
+        left_by_prior = left_by_prior or why.startswith(LEFT_BY_PRIOR)
     looks = 0  # how many times the moves were compared for dropping
     versus: list[tuple[float, float, float] | None] = [None] * len(actions)
 
