@@ -187,10 +187,8 @@ class LightBot:
             scored = [(leads[a.steps - 1] * 10 - 0.01 * a.steps, a) for a in legal]
         elif isinstance(first, Deploy | AssignJoker):
             reach = _reach(state, state.chosen[p] or 5)
-            families = state.rules.families
-            scored = [
-                (_knight_value(state, p, families.index(a.family), a, reach), a) for a in legal
-            ]
+            index, court = state._fam, {}
+            scored = [(_knight_value(state, p, index[a.family], a, reach, court), a) for a in legal]
         else:
             return rng.choice(legal)
         best = max(s for s, _ in scored)
@@ -218,15 +216,30 @@ def _reach(state: CarolusState, disc: int) -> frozenset[int]:
     return frozenset(ring[(i + s) % n] for s in range(1, min(disc, n) + 1))
 
 
-def _knight_value(state: CarolusState, p: int, f: int, action: Any, reach: frozenset[int]) -> float:
-    """The rule of thumb of :class:`LightBot` for one knight of family ``f``."""
+def _knight_value(
+    state: CarolusState,
+    p: int,
+    f: int,
+    action: Any,
+    reach: frozenset[int],
+    court: dict[int, float] | None = None,
+) -> float:
+    """The rule of thumb of :class:`LightBot` for one knight of family ``f``. ``court``, if
+    given, keeps each family's value of a knight to the own court, for the other actions of
+    the same decision (it depends on the family alone)."""
     region = getattr(action, "region", None)
     held = state.control[f] == p
     if region is not None:
         return 1.5 if held and region in reach else -1.0
+    if court is not None and f in court:
+        return court[f]
     ahead = court_lead(state, p, f)
     if not held and ahead + 1 > 0:
-        return 3.0  # this knight takes the family
-    if held and ahead <= 0:
-        return 2.5  # this knight keeps a tied family
-    return 0.5 - 0.1 * abs(ahead + 1)  # nearer to the rival's count is worth more
+        value = 3.0  # this knight takes the family
+    elif held and ahead <= 0:
+        value = 2.5  # this knight keeps a tied family
+    else:
+        value = 0.5 - 0.1 * abs(ahead + 1)  # nearer to the rival's count is worth more
+    if court is not None:
+        court[f] = value
+    return value

@@ -77,3 +77,29 @@ def test_evaluate_prefers_a_safe_lead_in_a_court():
     thin = make(castles=castles, courts=({"red": 2}, {"red": 1}))
     assert safe.control[0] == thin.control[0] == 0
     assert evaluate(safe)[0] > evaluate(thin)[0] > 0.5
+
+
+def test_a_knight_to_the_own_court_is_valued_once_a_family_at_a_decision():
+    # the light player keeps each family's court value for the other actions of a decision:
+    # at every knight decision of seeded light games, the values are those worked out afresh
+    from coronas.carolus.actions import AssignJoker, Deploy
+    from coronas.carolus.playout import _knight_value, _reach
+
+    bot, rng, checked = LightBot(), random.Random(5), 0
+    for seed in range(3):
+        state = Game(players=2, seed=seed).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            if isinstance(legal[0], Deploy | AssignJoker):
+                p = state.current_player
+                reach, court = _reach(state, state.chosen[p] or 5), {}
+                index = {f: i for i, f in enumerate(state.rules.families)}
+                kept = [_knight_value(state, p, index[a.family], a, reach, court) for a in legal]
+                afresh = [_knight_value(state, p, index[a.family], a, reach) for a in legal]
+                assert kept == afresh
+                checked += 1
+            state.apply(bot.choose(state, rng))
+    assert checked > 50
