@@ -185,7 +185,7 @@ def left_out(
     quick_best: bool = True,
 ) -> dict[int, str]:
     """The moves a ranking leaves out of its games, by index, each with why, in a player's
-    words: the ones the quick estimate puts ``drop_behind`` or more behind its best, then
+    words: the ones the quick estimate puts more than ``drop_behind`` behind its best, then
     the ones the move prior does not keep (:func:`prior_kept` with ``prior_mass`` and
     ``least``, the quick estimate's best kept too when ``quick_best``). None for an option,
     or no ``quick`` or ``prior``, leaves its rule out."""
