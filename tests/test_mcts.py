@@ -4,6 +4,7 @@ chance kept as chance, budgets, reproducibility, the bot's spec, and a small str
 from __future__ import annotations
 
 import dataclasses
+import math
 import pickle
 import random
 from fractions import Fraction
@@ -685,3 +686,95 @@ def test_both_searches_are_offered_in_every_game():
         assert new.halving == playout.SEARCH.get("halving", 0) and classic.halving == 0
         assert game.bot("mcts-classic:7").simulations == 7
         assert bots["mcts-classic"].name == "mcts-classic"
+
+
+# -- the lists a node keeps change nothing ---------------------------------------------------
+class DictSearch(Search):
+    """The selection rules as the formulas read, every action looked up in the node's
+    dictionaries at every visit: the yardstick for the lists a node keeps (``Node.slots``)."""
+
+    def _select(self, node, legal, player):
+        if self.prior is not None:
+            return self._select_puct(node, legal, player)
+        children = node.children
+        for a in legal:
+            if a in children:
+                children[a].available += 1
+        untried = [a for a in legal if a not in children]
+        if untried:
+            return self._new(node, untried[self.rng.randrange(len(untried))]), True
+        scores = [
+            children[a].totals[player] / children[a].visits
+            + self.c * math.sqrt(math.log(children[a].available) / children[a].visits)
+            for a in legal
+        ]
+        return children[legal[scores.index(max(scores))]], False
+
+    def _select_puct(self, node, legal, player):
+        children = node.children
+        mix = self.mix if player == self.player else 0.0
+        priors = self._priors(node, legal) if mix < 1.0 else None
+        for a in legal:
+            if a in children:
+                children[a].available += 1
+        total = sum(children[a].visits for a in legal if a in children)
+        fpu = node.totals[player] / node.visits if node.visits else 0.5
+        scale = self.c * math.sqrt(total + 1)
+        even = mix / len(legal)
+        scores = []
+        for a in legal:
+            p = even if priors is None else (1.0 - mix) * priors[a] + even
+            child = children.get(a)
+            if child is None:
+                scores.append(fpu + scale * p)
+            else:
+                scores.append(child.totals[player] / child.visits + scale * p / (1 + child.visits))
+        best = legal[scores.index(max(scores))]
+        if best in children:
+            return children[best], False
+        return self._new(node, best), True
+
+    @staticmethod
+    def _new(node, action):
+        child = node.children[action] = mcts.Node(action, len(node.totals))
+        child.available = 1
+        return child
+
+
+def _tree(node):
+    """Every node's action, visits, availability and totals, depth first."""
+    rows = [(node.action, node.visits, node.available, tuple(node.totals))]
+    for child in node.children.values():
+        rows.extend(_tree(child))
+    return rows
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{}, {"prior": True}, {"prior": True, "mix": 0.5}, {"prior": True, "halving": 4}],
+    ids=["uct", "puct", "mix", "halving"],
+)
+def test_the_lists_a_node_keeps_grow_the_same_tree_as_the_formulas(settings):
+    # Batalla and Carolus are searched on one copy (the same legal actions at a node every
+    # time); Corona de Hierro's secrets give each simulation a determinisation of its own, whose
+    # legal actions below the root differ, so the lists are built again there; the halving adds
+    # the root's children itself. Every node's figures must be those of the plain rules.
+    from coronas.engine import available_games
+
+    for name, players in (("batalla", 2), ("carolus", 2), ("hierro", 3)):
+        game = available_games()[name]
+        state = game(players=players, seed=5).new_initial_state()
+        rng = random.Random(5)
+        light = game.bot("light")
+        for _ in range(25):
+            state.apply(
+                state.sample_chance(rng) if state.is_chance_node() else light.choose(state, rng)
+            )
+        while state.is_chance_node() or len(state.legal_actions()) < 2:
+            state.apply(
+                state.sample_chance(rng) if state.is_chance_node() else light.choose(state, rng)
+            )
+        kept = Search(state, rng=3, depth=6, **settings).run(simulations=150)
+        plain = DictSearch(state, rng=3, depth=6, **settings).run(simulations=150)
+        assert _tree(kept.root) == _tree(plain.root), name
+        assert kept.best() == plain.best()

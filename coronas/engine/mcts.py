@@ -132,9 +132,25 @@ class Node:
     node is first reached); ``visits`` counts the simulations through it, ``totals[p]`` adds up
     seat ``p``'s values over them, ``available`` counts how often it was legal when its parent
     was visited. ``children`` maps an action or chance outcome to its node.
+
+    At a decision the node also keeps the legal actions it last met (``legal``), lined up with
+    their children (``slots``, None where untried) and the weights selection gives them
+    (``weights``: the prior's, mixed), so that the next selection over the same actions reads
+    lists instead of hashing every action into two dictionaries.
     """
 
-    __slots__ = ("action", "available", "children", "player", "priors", "totals", "visits")
+    __slots__ = (
+        "action",
+        "available",
+        "children",
+        "legal",
+        "player",
+        "priors",
+        "slots",
+        "totals",
+        "visits",
+        "weights",
+    )
 
     def __init__(self, action: Any, players: int):
         self.action = action
@@ -144,6 +160,9 @@ class Node:
         self.totals = [0.0] * players
         self.children: dict[Any, Node] = {}
         self.priors: dict[Any, float] | None = None
+        self.legal: list[Any] | None = None
+        self.slots: list[Node | None] = []
+        self.weights: list[float] = []
 
     def value(self, player: int) -> float:
         """The mean value of this node for seat ``player`` (0 if never visited)."""
@@ -340,26 +359,52 @@ class Search:
             for _ in range(len(s.history) - base):
                 s.undo()
 
+    def _aligned(self, node: Node, legal: list[Any], player: int) -> list[Node | None]:
+        """``node.slots`` for ``legal``: each legal action's child (None if untried), lined up
+        with ``legal``; with a prior, ``node.weights`` the prior each reads. Built again only
+        when the legal actions differ from the last ones met (another determinisation). A
+        decision's children are added by selection alone (the halving adds the root's, where
+        it selects nothing), so the lists stay in step with ``children``."""
+        last = node.legal
+        children = node.children
+        if last is not None and (last is legal or last == legal):
+            return node.slots
+        node.legal = legal
+        slots = node.slots = [children.get(a) for a in legal]
+        if self.prior is not None:
+            mix = self.mix if player == self.player else 0.0
+            even = mix / len(legal)
+            if mix < 1.0:  # with mix 1 the prior is not read at all (nor its features computed)
+                keep, priors = 1.0 - mix, self._priors(node, legal)
+                node.weights = [keep * priors[a] + even for a in legal]
+            else:
+                node.weights = [even] * len(legal)
+        return slots
+
+    def _expand(self, node: Node, legal: list[Any], i: int) -> Node:
+        """A new child for ``legal[i]``, first visit counted as available."""
+        action = legal[i]
+        child = node.children[action] = node.slots[i] = Node(action, len(node.totals))
+        child.available = 1
+        return child
+
     def _select(self, node: Node, legal: list[Any], player: int) -> tuple[Node, bool]:
         if self.prior is not None:
             return self._select_puct(node, legal, player)
-        children = node.children
-        untried = [a for a in legal if a not in children]
-        for a in legal:
-            child = children.get(a)
+        slots = self._aligned(node, legal, player)
+        untried = [i for i, child in enumerate(slots) if child is None]
+        for child in slots:
             if child is not None:
                 child.available += 1
         if untried:
-            action = untried[self.rng.randrange(len(untried))]
-            child = children[action] = Node(action, len(node.totals))
-            child.available = 1
-            return child, True
+            return self._expand(node, legal, untried[self.rng.randrange(len(untried))]), True
         c = self.c
+        log = math.log
+        sqrt = math.sqrt
         best, best_score = None, -math.inf
-        for a in legal:
-            child = children[a]
-            score = child.totals[player] / child.visits + c * math.sqrt(
-                math.log(child.available) / child.visits
+        for child in slots:
+            score = child.totals[player] / child.visits + c * sqrt(
+                log(child.available) / child.visits
             )
             if score > best_score:
                 best, best_score = child, score
@@ -379,36 +424,27 @@ class Search:
         return priors
 
     def _select_puct(self, node: Node, legal: list[Any], player: int) -> tuple[Node, bool]:
-        children = node.children
-        mix = self.mix if player == self.player else 0.0
-        # With mix 1 the prior is not read here at all (nor its features computed).
-        priors = self._priors(node, legal) if mix < 1.0 else None
+        slots = self._aligned(node, legal, player)
         total = 0
-        for a in legal:
-            child = children.get(a)
+        for child in slots:
             if child is not None:
                 child.available += 1
                 total += child.visits
         # First-play urgency: an unvisited action is worth the parent's mean for now.
         fpu = node.totals[player] / node.visits if node.visits else 0.5
         scale = self.c * math.sqrt(total + 1)
-        keep, even = 1.0 - mix, mix / len(legal)
-        best, best_score = None, -math.inf
-        for a in legal:
-            child = children.get(a)
-            p = even if priors is None else keep * priors[a] + even
+        best, best_score = 0, -math.inf
+        for i, (child, p) in enumerate(zip(slots, node.weights, strict=True)):
             if child is None:
                 score = fpu + scale * p
             else:
                 n = child.visits
                 score = child.totals[player] / n + scale * p / (1 + n)
             if score > best_score:
-                best, best_score = a, score
-        child = children.get(best)
+                best, best_score = i, score
+        child = slots[best]
         if child is None:
-            child = children[best] = Node(best, len(node.totals))
-            child.available = 1
-            return child, True
+            return self._expand(node, legal, best), True
         return child, False
 
     def _rollout(self, s: State) -> tuple[float, ...]:
