@@ -172,11 +172,11 @@ def command_times(
 
 
 RULES = (
-    ("as shipped: 95% of the prior, at least 3, and the quick estimate's best", {}),
-    ("95%, at least 2, and the quick estimate's best", {"least": 2}),
-    ("95%, at least 1, and the quick estimate's best", {"least": 1}),
-    ("95%, at least 3, without the quick estimate's best", {"quick_best": False}),
-    ("90%, at least 2, and the quick estimate's best", {"prior_mass": 0.9, "least": 2}),
+    ("as shipped: 95% of the prior, at least 3, and the quick estimate's best; 3 at most", {}),
+    ("95%, at least 3, and the quick estimate's best; no most", {"most": None}),
+    ("95%, at least 2, and the quick estimate's best; 2 at most", {"least": 2, "most": 2}),
+    ("95%, at least 1, and the quick estimate's best; 3 at most", {"least": 1}),
+    ("95%, at least 3, without the quick estimate's best; 3 at most", {"quick_best": False}),
     ("the value model alone (25 points behind)", {"prior_mass": None}),
 )
 """The rules ``--rules`` judges: a name and :func:`~coronas.manygames.judgement.left_out`'s

@@ -18,6 +18,7 @@ import pytest
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State
 from coronas.engine.surface import GameSpec
 from coronas.manygames.moves import (
+    MAX_KEPT,
     PRIOR_MASS,
     left_out,
     prior_kept,
@@ -476,6 +477,30 @@ def test_the_moves_left_out_of_the_games_each_say_why():
     assert left_out(None, None) == {} and left_out(quick, prior, None, None) == {}
 
 
+def test_at_most_three_moves_are_played_out_the_quick_estimates_best_first():
+    # 0.4 + 0.3 + 0.2 = 0.9 is short of 95%, so the prior keeps 0, 1, 2 and 3 (0.96), and the
+    # quick estimate's best, 4: five moves. Three are played out: 4, then the prior's first
+    # two, 0 and 1; 2 and 3 are left out with their priors.
+    quick = [0.30, 0.32, 0.29, 0.31, 0.33]
+    prior = [0.4, 0.3, 0.2, 0.06, 0.04]
+    assert MAX_KEPT == 3
+    assert left_out(quick, prior) == {
+        2: "left out: the learned player would choose it 20.0% of the time",
+        3: "left out: the learned player would choose it 6.0% of the time",
+    }
+    assert left_out(quick, prior, most=None) == {}  # no cap: the five are played out
+    assert set(left_out(quick, prior, most=4)) == {3}  # 4, then the prior's 0, 1 and 2
+    # A flat prior cannot order the moves: after the quick estimate's best (1), its next
+    # best (3 at 0.25, then 2 at 0.2) are kept, and 0 is left out.
+    flat = left_out([0.1, 0.3, 0.2, 0.25], [0.25] * 4)
+    assert set(flat) == {0}
+    # A move the value model leaves out takes no place among the three: here the prior's
+    # first (0) is 30 points behind, so 4, 1 and 2 are played out.
+    behind = left_out([0.03, 0.32, 0.29, 0.31, 0.33], prior)
+    assert set(behind) == {0, 3}
+    assert behind[0].startswith("left out: the value model puts it 30 points behind")
+
+
 def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_prior():
     from coronas.batalla import Game as Batalla
 
@@ -490,8 +515,9 @@ def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_pr
     assert sum(prior) == pytest.approx(1) and len(prior) == len(state.legal_actions())
     ranking = state.rank_actions(games=4, seed=1, exact=False)
     quick = quick_values(state)
-    kept = prior_kept(prior, PRIOR_MASS, max(range(len(quick)), key=quick.__getitem__))
-    assert len(kept) < len(prior)  # the prior is sure here: some moves go
+    out = left_out(quick, prior)
+    kept = set(range(len(prior))) - set(out)
+    assert 0 < len(kept) <= MAX_KEPT < len(prior)  # the prior is sure here: some moves go
     for i, action in enumerate(state.legal_actions()):
         (row,) = [r for r in ranking.rows if r["action"] == action]
         assert row["prior"] == pytest.approx(prior[i])
@@ -501,7 +527,10 @@ def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_pr
             assert row["games"] == 0
             assert row["dropped"].startswith("left out: the learned player would choose it")
     # the rule is said once, in what the figures rest on, not beside every move left out
-    rule = "moves the learned player would choose, up to 95% of its choices, were played out"
+    rule = (
+        "the moves the learned player would choose, up to 95% of its choices, and the one the "
+        "value model puts first, 3 at most, were played out"
+    )
     assert ranking.prior_mass == PRIOR_MASS and rule in ranking.basis()
     assert str(ranking).count("of its choices") == 1
     every = state.rank_actions(games=4, seed=1, exact=False, prior_mass=None, drop_behind=None)

@@ -423,7 +423,7 @@ def test_every_move_plays_out_the_moves_the_prior_would_leave_out(capsys, tmp_pa
     left_out = [m for m in moves if m["dropped"]]
     assert left_out and all(m["games"] == 0 for m in left_out)
     assert all("the learned player would choose it" in m["dropped"] for m in left_out)
-    assert ranking["text"].count("up to 95% of its choices, were played out") == 1
+    assert ranking["text"].count("up to 95% of its choices, and the one the value model") == 1
     assert all(0 <= m["prior"] < 0.5 for m in left_out)
     every = json.loads(run(capsys, "advise", path, *options, "--every-move")[1])
     assert all(m["games"] == 2 and not m["dropped"] for m in every["ranking"]["actions"])

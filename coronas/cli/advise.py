@@ -397,7 +397,7 @@ def add_parser(sub: Any) -> None:
         "--every-move",
         action="store_true",
         help="play every legal move out in the ranking: none left out by the value model's "
-        "quick estimate or as one the learned player would hardly ever choose (slower where a "
-        "decision has many moves)",
+        "quick estimate or by the learned player's choices (by default at most three moves "
+        "are played out; slower where a decision has many moves)",
     )
     p.set_defaults(func=run, check=check, _parser=p)

@@ -22,6 +22,7 @@ from coronas.engine.state import State
 __all__ = [
     "DROP_BEHIND",
     "LEFT_BY_PRIOR",
+    "MAX_KEPT",
     "MAX_QUICK_OUTCOMES",
     "MIN_PRIOR_KEPT",
     "PRIOR_MASS",
@@ -52,6 +53,11 @@ games, each with its prior. Moves as likely as the last one kept are kept with i
 prior leaves nothing out."""
 MIN_PRIOR_KEPT = 3
 """The fewest moves the move prior keeps in the games."""
+MAX_KEPT = 3
+"""The most moves a ranking plays out when the move prior leaves some out: the quick
+estimate's best, then the prior's likeliest (the quick estimate's better on a tie). Where more
+moves are worth about the same, the games cannot tell them apart in seconds, and a shortlist
+of four or more tells a player nothing; three with more games each can be told apart."""
 LEFT_BY_PRIOR = "left out: the learned player would choose it"
 """How the reason of a move the move prior left out of the games begins."""
 
@@ -183,12 +189,14 @@ def left_out(
     prior_mass: float | None = PRIOR_MASS,
     least: int = MIN_PRIOR_KEPT,
     quick_best: bool = True,
+    most: int | None = MAX_KEPT,
 ) -> dict[int, str]:
     """The moves a ranking leaves out of its games, by index, each with why, in a player's
     words: the ones the quick estimate puts more than ``drop_behind`` behind its best, then
     the ones the move prior does not keep (:func:`prior_kept` with ``prior_mass`` and
-    ``least``, the quick estimate's best kept too when ``quick_best``). None for an option,
-    or no ``quick`` or ``prior``, leaves its rule out."""
+    ``least``, the quick estimate's best kept too when ``quick_best``), at most ``most`` of
+    them kept: the quick estimate's best first, then by the prior, a tie by the quick
+    estimate. None for an option, or no ``quick`` or ``prior``, leaves its rule out."""
     out: dict[int, str] = {}
     if quick is not None and drop_behind is not None:
         best_quick = max(quick)
@@ -203,6 +211,10 @@ def left_out(
         if quick is not None and quick_best:
             best = max(range(len(quick)), key=lambda i: quick[i])
         kept = prior_kept(prior, prior_mass, best, least)
+        alive = [i for i in sorted(kept) if i not in out]  # not left out by the value model
+        if most is not None and len(alive) > most:
+            ties = quick if quick is not None else [0.0] * len(prior)
+            kept = set(sorted(alive, key=lambda i: (i != best, -prior[i], -ties[i]))[:most])
         for i, p in enumerate(prior):
             if i not in kept and i not in out:
                 often = f"{p:.1%}" if p >= 0.001 else "less than 0.1%"

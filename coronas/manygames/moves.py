@@ -57,6 +57,7 @@ from coronas.manygames.intervals import (
 from coronas.manygames.judgement import (
     DROP_BEHIND,
     LEFT_BY_PRIOR,
+    MAX_KEPT,
     MAX_QUICK_OUTCOMES,
     MIN_PRIOR_KEPT,
     PRIOR_MASS,
@@ -72,6 +73,7 @@ from coronas.manygames.runner import DEFAULT_MAX_STEPS
 
 __all__ = [
     "DROP_BEHIND",
+    "MAX_KEPT",
     "MAX_QUICK_OUTCOMES",
     "MIN_DROP_GAMES",
     "MIN_PRIOR_KEPT",
@@ -175,8 +177,9 @@ def rank_actions(
     the 5%), after :data:`MIN_DROP_GAMES` games. ``prior_mass`` plays out only the
     learned player's likeliest moves, by the game's move prior (:func:`prior_values`), until
     together they hold that much of its probability (at least :data:`MIN_PRIOR_KEPT`, and the
-    quick estimate's best; None: every move): where the prior is sure, the games go to the
-    few moves worth them. A dropped move keeps its figures and says why.
+    quick estimate's best; None: every move), :data:`MAX_KEPT` at most, the quick estimate's
+    best first: the games go to the few moves worth them, which they can tell apart in
+    seconds. A dropped move keeps its figures and says why.
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
     a tenth of it (:data:`QUICK_SECONDS` at most), the exact attempts share

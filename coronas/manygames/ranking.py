@@ -13,6 +13,7 @@ import dataclasses
 from typing import Any
 
 from coronas.manygames.budget import STOPPED
+from coronas.manygames.judgement import MAX_KEPT
 
 __all__ = ["ActionRanking"]
 
@@ -79,8 +80,9 @@ class ActionRanking:
             how += ", the same games for every move" if self.common else ", games of its own"
             if self.prior_mass is not None:
                 how += (
-                    "; moves the learned player would choose, up to "
-                    f"{self.prior_mass:.0%} of its choices, were played out"
+                    "; the moves the learned player would choose, up to "
+                    f"{self.prior_mass:.0%} of its choices, and the one the value model puts "
+                    f"first, {MAX_KEPT} at most, were played out"
                 )
         return f"{how}; {self.assumption}; {self.view}"
 
