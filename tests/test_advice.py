@@ -485,8 +485,10 @@ def test_at_most_three_moves_are_played_out_the_quick_estimates_best_first():
     prior = [0.4, 0.3, 0.2, 0.06, 0.04]
     assert MAX_KEPT == 3
     assert left_out(quick, prior) == {
-        2: "left out: the learned player would choose it 20.0% of the time",
-        3: "left out: the learned player would choose it 6.0% of the time",
+        2: "left out: the learned player would choose it 20.0% of the time, beyond the 3 "
+        "moves played out",
+        3: "left out: the learned player would choose it 6.0% of the time, beyond the 3 "
+        "moves played out",
     }
     assert left_out(quick, prior, most=None) == {}  # no cap: the five are played out
     assert set(left_out(quick, prior, most=4)) == {3}  # 4, then the prior's 0, 1 and 2
@@ -499,6 +501,10 @@ def test_at_most_three_moves_are_played_out_the_quick_estimates_best_first():
     behind = left_out([0.03, 0.32, 0.29, 0.31, 0.33], prior)
     assert set(behind) == {0, 3}
     assert behind[0].startswith("left out: the value model puts it 30 points behind")
+    # a move the prior itself leaves out says so alone: with least 1 and 50% the prior keeps
+    # 0 and 1 (0.7), the quick estimate's best 4 joins them, and 2 and 3 fall below the mass
+    alone = left_out(quick, prior, prior_mass=0.5, least=1)
+    assert alone[2] == "left out: the learned player would choose it 20.0% of the time"
 
 
 def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_prior():

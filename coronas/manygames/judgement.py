@@ -212,11 +212,15 @@ def left_out(
             best = max(range(len(quick)), key=lambda i: quick[i])
         kept = prior_kept(prior, prior_mass, best, least)
         alive = [i for i in sorted(kept) if i not in out]  # not left out by the value model
+        capped: set[int] = set()  # kept by the prior, but beyond the most played out
         if most is not None and len(alive) > most:
             ties = quick if quick is not None else [0.0] * len(prior)
             kept = set(sorted(alive, key=lambda i: (i != best, -prior[i], -ties[i]))[:most])
+            capped = set(alive) - kept
         for i, p in enumerate(prior):
             if i not in kept and i not in out:
                 often = f"{p:.1%}" if p >= 0.001 else "less than 0.1%"
                 out[i] = f"{LEFT_BY_PRIOR} {often} of the time"
+                if i in capped:
+                    out[i] += f", beyond the {most} moves played out"
     return out
