@@ -399,12 +399,10 @@ class Search:
         if untried:
             return self._expand(node, legal, untried[self.rng.randrange(len(untried))]), True
         c = self.c
-        log = math.log
-        sqrt = math.sqrt
         best, best_score = None, -math.inf
         for child in slots:
-            score = child.totals[player] / child.visits + c * sqrt(
-                log(child.available) / child.visits
+            score = child.totals[player] / child.visits + c * math.sqrt(
+                math.log(child.available) / child.visits
             )
             if score > best_score:
                 best, best_score = child, score
