@@ -358,6 +358,53 @@ def test_a_batch_shrinks_to_the_time_left():
     assert 1 <= ranking.games < 20
 
 
+def fake_clock_budget(time: float):
+    """A :class:`Budget` of ``time`` seconds on a clock the test moves (``now[0]``)."""
+    from coronas.manygames.budget import Budget
+
+    now = [0.0]
+    budget = Budget(None, None, time)
+    budget.clock, budget.started = (lambda: now[0]), 0.0
+    return budget, now
+
+
+def test_a_piece_is_planned_at_half_the_time_left_for_games():
+    from coronas.manygames.budget import RESERVE, SLACK
+
+    assert (SLACK, RESERVE) == (2, 0.01)
+    budget, now = fake_clock_budget(10)
+    # 9.9 s for games: a whole batch of 40 fits at 0.01 s a game on 2 workers
+    assert budget.piece(40, 0.01, 2) == 40
+    assert budget.piece(40, None, 2) == 2  # the cost unknown: one game a worker
+    now[0] = 9.75  # 0.15 s left for games: 0.075 s planned, 7 games a worker
+    assert budget.piece(40, 0.01, 2) == 14
+    assert budget.reason(100, None, 0.01) is None
+    now[0] = 9.885  # 0.015 s left: one game a worker would take 0.01, more than half
+    assert budget.piece(40, 0.01, 2) == 0
+    assert budget.reason(100, None, 0.01) == "time"
+
+
+def test_pieces_slower_than_their_cost_still_end_in_time():
+    # A piece runs longer than its games' measured cost: the games vary, and a small piece
+    # waits for its slowest worker at every action. Here every piece costs 20 ms on top of
+    # 10 ms a game on each of 2 workers; the batches still end within the 10 s.
+    from coronas.manygames.estimator import play_batch
+
+    budget, now = fake_clock_budget(10)
+    played, cost = 0, None
+
+    def play(lo: int, hi: int) -> None:
+        now[0] += 0.02 + (hi - lo) / 2 * 0.01
+
+    while budget.reason(played, None, cost) is None:
+        done, cost = play_batch(budget, 40, 2, cost, play)
+        played += done
+        if done < 40:
+            break
+    assert now[0] <= 10
+    assert played > 1700  # 1980 games would fill 9.9 s without the pieces' 20 ms
+
+
 def test_bad_options_are_refused_before_anything_is_played():
     import pytest
 

@@ -16,6 +16,8 @@ __all__ = [
     "MAX_JOBS",
     "MAX_SEED",
     "MAX_STEPS",
+    "RESERVE",
+    "SLACK",
     "STOPPED",
     "Budget",
     "check_options",
@@ -28,6 +30,11 @@ MAX_GAMES = 10**9
 MAX_JOBS = 1024
 MAX_STEPS = 10**9
 MAX_SEED = 2**63 - 1
+SLACK = 2
+"""With a time limit, a piece of games is planned to take at most 1/SLACK of the time left."""
+RESERVE = 0.01
+"""The share of a time limit the games leave for what follows them: the figures, the workers'
+shutdown, and the last small pieces, which wait longest for their slowest worker."""
 
 
 def _whole(value: Any, low: int, high: int) -> bool:
@@ -72,7 +79,8 @@ class Budget:
 
     The clock starts when the budget is made, before any exact attempt, so ``time`` bounds
     everything: an exact attempt may use :data:`~.exact.EXACT_SHARE` of it (:meth:`exact_deadline`),
-    and the games are sized to end within the rest (:meth:`next_batch`, :meth:`done`)."""
+    and the games are sized to end within the rest (:meth:`next_batch`, :meth:`piece`,
+    :meth:`reason`)."""
 
     def __init__(self, games: Any, precision: Any, time: Any):
         import time as clock
@@ -91,10 +99,11 @@ class Budget:
         self.started = clock.monotonic()
 
     def remaining(self) -> float:
-        """Seconds left of ``time`` (infinite without a time limit)."""
+        """Seconds left for games: what is left of ``time`` less :data:`RESERVE` of it, kept
+        for what follows them (infinite without a time limit)."""
         if self.time is None:
             return math.inf
-        return self.time - (self.clock() - self.started)
+        return (1 - RESERVE) * self.time - (self.clock() - self.started)
 
     def exact_deadline(self) -> float:
         """When an exact attempt gives up (a :func:`time.monotonic` reading):
@@ -113,25 +122,25 @@ class Budget:
 
     def piece(self, left: int, cost: float | None, parallel: int) -> int:
         """How many of a batch's ``left`` games to play now: all of them without a time
-        limit; with one, as many as end in the time left at ``cost`` seconds each (a game,
-        or a game for every action) on ``parallel`` workers, 0 when not one more does, and
-        one a worker while the cost is unknown."""
+        limit; with one, as many as take at most half the time left at ``cost`` seconds each (a
+        game, or a game for every action) on ``parallel`` workers, 0 when not one game a worker
+        does, and one a worker while the cost is unknown.
+
+        Half, because a piece may run longer than its games' measured cost: the games vary,
+        and a small piece waits for its slowest worker at every action. A piece that takes up
+        to twice its share still ends in time, and the pieces shrink as the time runs out."""
         if self.time is None:
             return left
         if cost is None:
             return min(left, parallel)
-        return min(left, int(max(0.0, self.remaining()) / cost) * parallel)
-
-    def done(self, played: int, half_width: float | None, cost: float | None = None) -> bool:
-        """Whether to stop after ``played`` games (:meth:`reason` is not None)."""
-        return self.reason(played, half_width, cost) is not None
+        return min(left, int(max(0.0, self.remaining()) / (SLACK * cost)) * parallel)
 
     def reason(
         self, played: int, half_width: float | None, cost: float | None = None
     ) -> str | None:
         """Why to stop after ``played`` games, or None to go on: ``"games"`` reached,
         ``"precision"`` met, or ``"time"`` up (or too little of it left for one more game, one
-        more an action, at ``cost`` seconds)."""
+        more an action, at ``cost`` seconds: :meth:`piece` would play none)."""
         if self.games is not None and played >= self.games:
             return "games"
         if self.precision is not None and half_width is not None and half_width <= self.precision:
@@ -139,7 +148,7 @@ class Budget:
         if self.time is None:
             return None
         left = self.remaining()
-        if left <= 0 or (played > 0 and cost is not None and cost > left):
+        if left <= 0 or (played > 0 and cost is not None and SLACK * cost > left):
             return "time"
         return None
 
