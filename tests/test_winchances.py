@@ -344,7 +344,7 @@ def slow_bot(state, rng):
 
 def test_a_batch_shrinks_to_the_time_left():
     # 20 games of the slow bot take 4 s: with time=0.5 the first game measures the cost and
-    # no batch is started that would not end in time; 3 s leaves room for a loaded machine.
+    # pieces are sized to end in time with room to spare; 3 s leaves room for a loaded machine.
     import time
 
     state = duel_start()

@@ -153,7 +153,7 @@ def play_batch(
     """Play a batch of ``size`` games (in a ranking, games an action) as ``play(lo, hi)``, its games
     ``lo`` to ``hi - 1``: at once without a time limit; with one, in pieces
     (:meth:`~.budget.Budget.piece`), the first of one game a worker to measure what a game costs,
-    and no piece started that would not end in time. Returns how many were played (fewer than
+    each sized to end in time with room to spare. Returns how many were played (fewer than
     ``size`` when time ran out: the run then stops) and the cost per game, as last measured. With
     nothing measured yet (``cost`` None) one piece is always played: an estimate needs a game."""
     done = 0

@@ -250,8 +250,10 @@ def win_chances(
     ``time`` bounds the whole call: the clock starts before the exact attempt, which gives up
     after :data:`EXACT_SHARE` of it (:data:`EXACT_SECONDS` without a time limit), and the
     games then have the rest: a batch is played in pieces, the first of one game a worker
-    measuring what a game costs, and no piece is started that would not end in time (the
-    last batch is then cut short: fewer games, wider intervals). The batches' ends, where
+    measuring what a game costs, each later one planned to take at most half the time left,
+    and the last hundredth of the time kept for what follows the games
+    (:meth:`~.budget.Budget.piece`), so the last batch may be cut short (fewer games, wider
+    intervals). The batches' ends, where
     ``precision`` is checked, do not depend on the clock. At least one game is played, so a
     bot slower than the whole budget overruns it.
 
