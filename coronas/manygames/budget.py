@@ -133,7 +133,12 @@ class Budget:
             return left
         if cost is None:
             return min(left, parallel)
-        return min(left, int(max(0.0, self.remaining()) / (SLACK * cost)) * parallel)
+        return min(left, self._each(cost) * parallel)
+
+    def _each(self, cost: float) -> int:
+        """How many games of ``cost`` seconds one worker may play in a piece (half the time
+        left for games, :data:`SLACK`)."""
+        return int(max(0.0, self.remaining()) / (SLACK * cost))
 
     def reason(
         self, played: int, half_width: float | None, cost: float | None = None
@@ -147,8 +152,7 @@ class Budget:
             return "precision"
         if self.time is None:
             return None
-        left = self.remaining()
-        if left <= 0 or (played > 0 and cost is not None and SLACK * cost > left):
+        if self.remaining() <= 0 or (played > 0 and cost is not None and self._each(cost) == 0):
             return "time"
         return None
 

@@ -253,9 +253,8 @@ def win_chances(
     measuring what a game costs, each later one planned to take at most half the time left,
     and the last hundredth of the time kept for what follows the games
     (:meth:`~.budget.Budget.piece`), so the last batch may be cut short (fewer games, wider
-    intervals). The batches' ends, where
-    ``precision`` is checked, do not depend on the clock. At least one game is played, so a
-    bot slower than the whole budget overruns it.
+    intervals). The batches' ends, where ``precision`` is checked, do not depend on the
+    clock. At least one game is played, so a bot slower than the whole budget overruns it.
 
     The games go through :func:`coronas.manygames.runner.run`: on ``executor`` (any
     :class:`concurrent.futures.Executor`, a dask client's included) or a process pool of
