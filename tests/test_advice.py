@@ -26,6 +26,7 @@ from coronas.manygames.moves import (
     quick_values,
     rank_actions,
 )
+from coronas.manygames.questions import Questions
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,7 +39,7 @@ class Face(Action):
     value: int
 
 
-class PickState(State):
+class PickState(Questions, State):
     """Seat 0 picks how the game is decided, then one roll (if any) decides it."""
 
     def _setup(self) -> None:

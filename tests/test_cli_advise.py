@@ -439,17 +439,17 @@ def test_win_chances_count_the_time_from_the_command_s_start(monkeypatch, capsys
     import time
 
     import coronas.cli
-    from coronas.engine import State
+    from coronas.manygames import moves, winchances
 
     asked = []
-    for name in ("win_chances", "rank_actions"):
-        original = getattr(State, name)
+    for module, name in ((winchances, "win_chances"), (moves, "rank_actions")):
+        original = getattr(module, name)
 
-        def recorded(self, *args, _original=original, **options):
+        def recorded(state, *args, _original=original, **options):
             asked.append(options["time"])
-            return _original(self, *args, **{**options, "time": 0.01})
+            return _original(state, *args, **{**options, "time": 0.01})
 
-        monkeypatch.setattr(State, name, recorded)
+        monkeypatch.setattr(module, name, recorded)
     path = saved(tmp_path, played("batalla", 20))
     run(capsys, "advise", path, "--win-chances", "--time", "5")
     # from Python: half of 5 s less the margin kept for the end (FINISH) and what went before

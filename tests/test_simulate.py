@@ -11,6 +11,7 @@ from functools import partial
 import pytest
 
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State, exact_distribution
+from coronas.manygames.questions import Questions
 from coronas.manygames.simulate import TABLE_COLUMNS, GameRecord, simulate, wilson_interval
 from tests.toygame import ToyGame
 
@@ -37,7 +38,7 @@ class Face(Action):
         return f"rolled {self.value}"
 
 
-class DuelState(State):
+class DuelState(Questions, State):
     def _setup(self) -> None:
         self.values: list[int | None] = [None, None]
         self.rolling = False

@@ -29,6 +29,7 @@ from coronas.engine.mcts import Search, game_defaults
 from coronas.engine.mctsbot import MCTSBot
 from coronas.engine.search import RandomBot
 from coronas.engine.surface import GameSpec, check_secrets
+from coronas.manygames.questions import Questions
 
 
 # -- a toy game that exists only through its declaration ----------------------------------------
@@ -55,7 +56,7 @@ class NimRules(RuleSet):
     sizes: tuple[int, ...] = (4, 5)
 
 
-class NimState(State):
+class NimState(Questions, State):  # Questions: state.win_chances() and state.rank_actions()
     def _setup(self) -> None:
         self.pile: int | None = None
         self.mover = 0
@@ -235,3 +236,20 @@ def test_generic_code_imports_no_game_by_name(path):
             assert not any(isinstance(a, ast.JoinedStr) for a in node.args), (
                 f"{path.name}:{node.lineno} builds a module name"
             )
+
+
+ABOVE_THE_ENGINE = ("coronas.manygames", "coronas.widgets", "coronas.plotting", "coronas.cli")
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "engine").glob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_the_engine_imports_nothing_from_the_floors_above_it(path):
+    # docs/architecture.md: each layer uses only the ones below it. A position answers who
+    # wins and which move through the Questions its game's state inherits from the floor
+    # of many games, not by an import from the engine up to it.
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        assert not any(n.startswith(ABOVE_THE_ENGINE) for n in names), f"{path.name}:{node.lineno}"

@@ -5,6 +5,7 @@ import math
 from fractions import Fraction
 
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State
+from coronas.manygames.questions import Questions
 from coronas.manygames.winchances import exact_win_chances, from_counts
 
 
@@ -18,7 +19,7 @@ class Pass(Action):
     pass
 
 
-class RaceState(State):
+class RaceState(Questions, State):
     """Two players take turns to roll a d6; the first to roll a 6 wins. Before rolling, the
     player to move may only pass the die on (one legal action), which keeps the race a game."""
 

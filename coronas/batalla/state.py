@@ -43,13 +43,14 @@ from coronas.batalla.rules import Rules
 from coronas.batalla.views import StateViews
 from coronas.dice import Die
 from coronas.engine import CHANCE, TERMINAL, Action, IllegalAction, State
+from coronas.manygames.questions import Questions
 
 __all__ = ["BatallaGame", "BatallaState", *actions.__all__]
 
 _CHANCE_PHASES = frozenset({"rolloff", "roll", "battle", "reroll"})
 
 
-class BatallaState(Legality, Effects, StateViews, State):
+class BatallaState(Legality, Effects, StateViews, Questions, State):
     """A position of Batalla de Coronas. Players are 0 and 1 ("player 1" and "player 2").
 
     Game data (compared by ``==``, restored by ``undo``):

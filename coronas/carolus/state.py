@@ -46,6 +46,7 @@ from coronas.carolus.legality import StateLegality
 from coronas.carolus.rules import Rules
 from coronas.carolus.views import StateViews
 from coronas.engine import CHANCE, TERMINAL, Action, IllegalAction
+from coronas.manygames.questions import Questions
 
 __all__ = [
     "AssignJoker",
@@ -63,7 +64,7 @@ __all__ = [
 ]
 
 
-class CarolusState(StateLegality, StateEffects, StateViews, StateAdvice, engine.State):
+class CarolusState(StateLegality, StateEffects, StateViews, StateAdvice, Questions, engine.State):
     """A Carolus Magnus position. See the module docstring for the flow of a round.
 
     Region data is kept in lists indexed by region id (index 0 unused): ``knights[r]`` counts

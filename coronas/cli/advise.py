@@ -228,6 +228,8 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
     import time as clock
 
     from coronas.engine.seats import parse_seat
+    from coronas.manygames.moves import rank_actions
+    from coronas.manygames.winchances import win_chances
 
     viewer = None
     if args.viewer is not None:
@@ -262,14 +264,14 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
         viewer=viewer,
     )
     try:
-        chances = state.win_chances(bots, time=left(0.5 if deciding else 1.0), **options)
+        chances = win_chances(state, bots, time=left(0.5 if deciding else 1.0), **options)
         ranking = None
         if deciding:
             # the moves are ranked from the mover's view, whoever's view the chances are from
             mover = {**options, "viewer": None if viewer is None else state.current_player}
             every = {"prior_mass": None, "drop_behind": None} if args.every_move else {}
-            ranking = state.rank_actions(
-                bots, time=left(), on_update=_quick_first(args), **mover, **every
+            ranking = rank_actions(
+                state, bots, time=left(), on_update=_quick_first(args), **mover, **every
             )
     except ValueError as exc:
         raise CommandError(str(exc)) from None

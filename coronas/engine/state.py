@@ -220,21 +220,6 @@ class State(journal.Journaled, abc.ABC):
             self._check(action)
         return self._odds(action)
 
-    def win_chances(self, bots: Any = None, **options: Any) -> Any:
-        """Each seat's chance of winning the game from here, with its 95% interval, the
-        games behind it and the assumption about the rest of the game; exact where the rest
-        can be walked (:func:`coronas.manygames.winchances.win_chances`, which takes
-        ``games``, ``precision``, ``time``, ``seed``, ``exact``, ``viewer``, ``executor``,
-        ``jobs``)."""
-        return _estimates().win_chances(self, bots, **options)
-
-    def rank_actions(self, bots: Any = None, **options: Any) -> Any:
-        """Every legal action of the seat to move with its chance of winning the game after
-        it: at once by the value model, then from games, the best and the shortlist of moves
-        the games cannot tell from it at the top (:func:`coronas.manygames.moves.rank_actions`:
-        the same options as :meth:`win_chances`; the view is the mover's)."""
-        return _estimates().rank_actions(self, bots, **options)
-
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON-ready data.
 
@@ -436,27 +421,3 @@ class State(journal.Journaled, abc.ABC):
         from html import escape
 
         return f"<pre>{escape(str(self))}</pre>"
-
-
-class _Estimates:
-    """The estimates from games that a position answers for (:meth:`State.win_chances`,
-    :meth:`State.rank_actions`), found in ``coronas.manygames`` two layers up."""
-
-    def __init__(self) -> None:
-        # The one place the engine reaches up: imported when a position is first asked, so
-        # that importing the engine stays light and the floors below never import it.
-        from coronas.manygames.moves import rank_actions
-        from coronas.manygames.winchances import win_chances
-
-        self.win_chances, self.rank_actions = win_chances, rank_actions
-
-
-_ESTIMATES: _Estimates | None = None
-
-
-def _estimates() -> _Estimates:
-    """The one door from a position to the estimator of ``coronas.manygames``."""
-    global _ESTIMATES
-    if _ESTIMATES is None:
-        _ESTIMATES = _Estimates()
-    return _ESTIMATES

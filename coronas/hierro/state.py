@@ -65,6 +65,7 @@ from coronas.hierro.phases import GamePhases
 from coronas.hierro.positions import build_position
 from coronas.hierro.tables import BoardInfo
 from coronas.hierro.views import StateViews
+from coronas.manygames.questions import Questions
 
 if TYPE_CHECKING:
     from coronas.hierro.board import Board
@@ -72,7 +73,9 @@ if TYPE_CHECKING:
 __all__ = ["BARBARIANS", "DECKS", "ROME", "ZONE", "BoardInfo", "HierroState"]
 
 
-class HierroState(TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, StateData, State):
+class HierroState(
+    TurnListing, TurnRules, TurnEffects, GamePhases, StateViews, StateData, Questions, State
+):
     """A position of Corona de Hierro (see the module docstring for the steps)."""
 
     # -- set-up ------------------------------------------------------------------------------------

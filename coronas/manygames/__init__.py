@@ -1,6 +1,8 @@
 """Many games: what coronas learns by playing a position or a game out many times.
 
-The floor above the games and their exact odds, below plotting and the widgets:
+The floor between the engine and the games: written over the engine's protocol and each
+game's declared surface, it imports no game, and each game's state inherits from it the two
+questions a player asks of a position (:mod:`~coronas.manygames.questions`):
 
 * :mod:`~coronas.manygames.runner`: seeded games on any executor, resumed from a file
   (:mod:`~coronas.manygames.results`: the records and their file);

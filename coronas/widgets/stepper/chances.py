@@ -115,7 +115,8 @@ class WinPanel:
         self, position: tuple[State, Any], on_update: Any, moves: bool, limits: dict[str, Any]
     ) -> Any:
         """:meth:`compute` on ``position`` (a copy of the game and the viewer)."""
-        from coronas.manygames.moves import ranking_view
+        from coronas.manygames.moves import rank_actions, ranking_view
+        from coronas.manygames.winchances import win_chances
 
         state, viewer = position
         viewer = ranking_view(state, viewer)  # both answers from the same information
@@ -123,8 +124,8 @@ class WinPanel:
             limits = {"precision": self.precision, "time": self.seconds}
         options = dict(seed=self.seed, viewer=viewer, on_update=on_update, **limits)
         if moves:
-            return state.rank_actions(self._bots(state), **options)
-        return state.win_chances(self._bots(state), **options)
+            return rank_actions(state, self._bots(state), **options)
+        return win_chances(state, self._bots(state), **options)
 
     def _refusal(self, moves: bool) -> str | None:
         """Why nothing may be computed now, or None."""
