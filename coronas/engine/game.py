@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from coronas.engine.errors import RulesError
 from coronas.engine.rules import RuleSet
+from coronas.engine.schema import check_int
 from coronas.formatting import listing
 
 if TYPE_CHECKING:
@@ -100,8 +101,6 @@ class Game:
         a saved game stores its rules and board inline, so a text where either belongs (a
         file path) is refused: loading a saved game never opens another file.
         """
-        from coronas.engine.saving import check_int
-
         known = {"players", "seed", "rules", *cls.extra_params}
         unknown = sorted(set(params) - known)
         if unknown:

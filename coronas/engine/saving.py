@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from coronas.engine.actions import _unjson, action_to_dict
 from coronas.engine.errors import IllegalAction, RulesError, SaveFileError
-from coronas.engine.game import _GAMES, _import_games
-from coronas.engine.schema import MAX_INT, action_checker, short
+from coronas.engine.game import available_games
+from coronas.engine.schema import action_checker, short
 from coronas.engine.textfile import MAX_FILE_BYTES, parse_json, read_text_file
 from coronas.formatting import listing
 
@@ -81,12 +81,12 @@ def load_game_text(text: str, source: str = "saved game") -> State:
     unknown = sorted(set(data) - {"format", "version", "game", "params", "actions"})
     if unknown:
         raise _fail(source, f"unknown field(s) {short(unknown)}")
-    _import_games()
+    games = available_games()
     name = data.get("game")
-    game_cls = _GAMES.get(name) if isinstance(name, str) else None
+    game_cls = games.get(name) if isinstance(name, str) else None
     if game_cls is None:
         raise _fail(
-            source, f"game: unknown game {short(name)}; expected one of {listing(sorted(_GAMES))}"
+            source, f"game: unknown game {short(name)}; expected one of {listing(sorted(games))}"
         )
     params = data.get("params", {})
     if not isinstance(params, dict):
@@ -150,12 +150,3 @@ def _action(raw: Any, i: int, by_name: dict[str, type], source: str) -> Any:
         return cls(**{k: _unjson(v) for k, v in raw.items() if k != "type"})
     except (TypeError, ValueError) as exc:
         raise _fail(source, f"{where}: {kind}: {exc}") from None
-
-
-def check_int(value: Any, where: str, low: int = -MAX_INT, high: int = MAX_INT) -> str | None:
-    """None if ``value`` is a whole number from ``low`` to ``high``, else what is wrong."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return f"{where}: expected a whole number, got {short(value)}"
-    if not low <= value <= high:
-        return f"{where}: expected a whole number from {low} to {high}, got {short(value)}"
-    return None

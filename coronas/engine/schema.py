@@ -23,6 +23,7 @@ __all__ = [
     "MAX_TEXT",
     "action_checker",
     "check_depth",
+    "check_int",
     "short",
 ]
 
@@ -46,6 +47,15 @@ def short(value: Any, limit: int = MAX_SHOWN) -> str:
     except Exception:  # a value whose repr fails still gets a message
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_int(value: Any, where: str, low: int = -MAX_INT, high: int = MAX_INT) -> str | None:
+    """None if ``value`` is a whole number from ``low`` to ``high``, else what is wrong."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"{where}: expected a whole number, got {short(value)}"
+    if not low <= value <= high:
+        return f"{where}: expected a whole number from {low} to {high}, got {short(value)}"
+    return None
 
 
 def check_depth(data: Any, limit: int = MAX_DEPTH) -> str | None:
