@@ -26,6 +26,7 @@ if [ "$only" = "--list" ]; then list=1; only=${2:-}; fi
 runs=(
   "carolus-mcts-vs-mcts-classic|bfd417f|bench_strength.py --game carolus --bots mcts mcts-classic --games 200 --seed 2027 --out RESULTS"
   "batalla-mcts-vs-mcts-classic|bfd417f|bench_strength.py --game batalla --bots mcts mcts-classic --games 200 --seed 2027 --out RESULTS"
+  "batalla-mcts-classic-vs-greedy|bfd417f|bench_strength.py --game batalla --bots mcts-classic greedy --games 200 --seed 2027 --out RESULTS"
   "advice-reference|b3b81f2|bench_advice.py --phase reference --results RESULTS/advice-b3b81f2.jsonl"
   "hierro-mcts-vs-mcts-classic|bfd417f|bench_strength.py --game hierro --bots mcts mcts-classic --games 200 --seed 2027 --out RESULTS"
 )
