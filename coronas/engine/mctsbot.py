@@ -50,9 +50,10 @@ TYPICAL_SIMULATION = 0.001
 """Seconds one simulation of an untuned search typically takes on one core (random playouts
 to the end of a short game; long games take more)."""
 TUNED_DECISION = 0.5
-"""Seconds a decision of a game's tuned search takes with its default simulations on one
-core, by design (``playout.SEARCH``, measured in docs/performance.md): what one of its
-simulations costs is this over that number."""
+"""Seconds a decision of a game's tuned search takes at most with its default simulations on
+one core, by design (``playout.SEARCH``, measured in docs/performance.md): one of its
+simulations is taken to cost this over that number, which errs on the slow side for a
+quicker search (Batalla's 1000 simulations take about 0.15 s)."""
 
 _SIMULATIONS = re.compile(r"[0-9]{1,30}", re.ASCII)
 _SECONDS = re.compile(r"(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})s", re.ASCII)
