@@ -133,7 +133,8 @@ def test_a_kept_results_file_is_whole_and_listed(path, monkeypatch):
     assert path.read_text().endswith("\n")
     if records[0].get("format") == "coronas-results":  # a strength run: header, then games
         header, games = records[0], records[1:]
-        bot, opponent = header["bots"]
+        bot, opponent = header["bots"][:2]  # one name a seat; the seats after the first
+        # play the opponent ("mcts-classic", "mcts-classic 2", ...)
         named = games_file(RESULTS, header["game"], bot, opponent, header["games"], header["seed"])
         assert path == named  # the file the benchmark's command goes on from
         indexes = [g["game"] for g in games]
