@@ -121,9 +121,10 @@ def games_file(folder: Path, game: str, bot: str, opponent: str, games: int, see
 def search_settings(pairs: list[str]) -> dict[str, Any]:
     """``--search KEY=VALUE`` options as settings of the search bot: each key one of
     ``SETTINGS``, each value a JSON number or true/false, but ``playout``'s: the name of one
-    of the game's bots (``playout=policy``)."""
+    of the game's bots (``playout=policy``), and ``evaluate``'s: ``baseline``."""
     import json
 
+    from coronas.engine.mcts import EVALUATIONS
     from coronas.engine.mctsbot import SETTINGS
 
     settings: dict[str, Any] = {}
@@ -136,6 +137,11 @@ def search_settings(pairs: list[str]) -> dict[str, Any]:
         if key == "playout":
             if not text.replace("-", "").isalnum():
                 raise SystemExit(f"--search {pair!r}: expected the name of one of the game's bots")
+            settings[key] = text
+            continue
+        if key == "evaluate":
+            if text not in EVALUATIONS:
+                raise SystemExit(f"--search {pair!r}: expected one of {', '.join(EVALUATIONS)}")
             settings[key] = text
             continue
         try:

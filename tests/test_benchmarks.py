@@ -110,8 +110,14 @@ def test_the_strength_benchmark_tries_other_search_settings():
     assert policy.returncode == 0, policy.stderr[-3000:]
     assert "one mcts (playout=policy) seat" in policy.stdout
     assert "playout='policy'" in policy.stderr  # the timed bot plays out with the policy
+    baseline = bench("--search", "evaluate=baseline")
+    assert baseline.returncode == 0, baseline.stderr[-3000:]
+    assert "one mcts (evaluate=baseline) seat" in baseline.stdout
+    assert "evaluate='baseline'" in baseline.stderr  # the timed bot scores by the baseline
     wrong = bench("--search", "speed=2")
-    assert wrong.returncode != 0 and "KEY one of c, depth, halving" in wrong.stderr
+    assert wrong.returncode != 0 and "KEY one of c, depth, evaluate, halving" in wrong.stderr
+    unknown = bench("--search", "evaluate=model")
+    assert unknown.returncode != 0 and "expected one of baseline" in unknown.stderr
 
 
 RESULTS = BENCHMARKS[0].parent / "results"

@@ -686,6 +686,43 @@ def test_both_searches_are_offered_in_every_game():
         assert new.halving == playout.SEARCH.get("halving", 0) and classic.halving == 0
         assert game.bot("mcts-classic:7").simulations == 7
         assert bots["mcts-classic"].name == "mcts-classic"
+        # The classic search is the one before learning: its cut playouts are scored by the
+        # value model's baseline, the new search's by the value model.
+        assert classic.evaluate == "baseline" and new.evaluate is None
+        assert pickle.loads(pickle.dumps(classic)).evaluate == "baseline"
+
+
+def test_a_search_may_name_the_baseline_evaluation():
+    """``evaluate="baseline"`` scores cut playouts by the evaluation the game's value model is
+    measured against (Batalla's hand-set one): the same tree as that function given, another
+    than the value model's."""
+    from coronas.batalla import Game as Batalla
+    from coronas.batalla.playout import hand_set_evaluate
+
+    state = Batalla(seed=3).new_initial_state()
+    while state.is_chance_node():
+        state.apply(state.sample_chance(3))
+
+    def tree(found: Search) -> list[tuple]:
+        return [(n.action, n.visits, n.values()) for n in found.root.children.values()]
+
+    named = Search(state, rng=5, evaluate="baseline", depth=3).run(simulations=60)
+    given = Search(state, rng=5, evaluate=hand_set_evaluate, depth=3).run(simulations=60)
+    model = Search(state, rng=5, depth=3).run(simulations=60)
+    assert named.evaluate is hand_set_evaluate
+    assert tree(named) == tree(given) != tree(model)
+
+
+def test_a_named_evaluation_is_checked():
+    state = PickGame().new_initial_state()
+    with pytest.raises(ValueError, match="declares no value model"):
+        Search(state, evaluate="baseline")
+    with pytest.raises(ValueError, match="one of baseline, got 'hand-set'"):
+        Search(state, evaluate="hand-set")
+    with pytest.raises(ValueError, match="one of baseline, got 'model'"):
+        MCTSBot(evaluate="model")
+    with pytest.raises(ValueError, match="function of a state"):
+        Search(state, evaluate=3)
 
 
 # -- the lists a node keeps change nothing ---------------------------------------------------

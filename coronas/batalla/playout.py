@@ -61,21 +61,23 @@ __all__ = [
 SEAT_ORDER = ("master_of_coin", "sorcerer", "militia_commander", "smith", "priest", "noble")
 """The light and greedy players' preference for empty chairs, best first."""
 
-SEARCH_CLASSIC = {"c": 0.3, "depth": 3, "simulations": 1000}
-"""The search bot's settings in this game (``mcts-classic``
-in ``BOTS``, the plain UCT search kept beside :data:`SEARCH`): a small exploration
-constant, playouts cut after 3 actions and scored by :func:`evaluate`, and 1000 simulations a
-decision (about 0.15 s on one core). Chosen against the greedy player in seeded matches
-(``docs/performance.md``): with 400 simulations and no cut mcts won 4 of 20 games, cut at 3
-actions with c = 0.3 16 of 20."""
+SEARCH_CLASSIC = {"c": 0.3, "depth": 3, "evaluate": "baseline", "simulations": 1000}
+"""The search bot's settings in this game (``mcts-classic`` in ``BOTS``, the plain UCT search
+as it was before the value model, kept beside :data:`SEARCH`): a small exploration constant,
+playouts cut after 3 actions and scored by :func:`hand_set_evaluate` (``evaluate:
+"baseline"``, the value model's baseline), and 1000 simulations a decision (about 0.15 s on
+one core). Chosen against the greedy player in seeded matches (``docs/performance.md``):
+with 400 simulations and no cut mcts won 4 of 20 games, cut at 3 actions with c = 0.3 16 of
+20."""
 
-SEARCH = dict(SEARCH_CLASSIC)
-"""The search bot's settings in this game (``mcts`` in ``BOTS``): the classic search's, since
-neither change tried made a stronger one. PUCT on the move prior was no search (the prior
-imitates the greedy player so closely, 0.08 nats, that it played greedy's move at 12 of 12
-positions and won 100 of 200 games against greedy); two and a half times the simulations
-(2500) won 76 of 200 seeded games against these settings. These won 165 of 200 against greedy
-(82.5%, 95% interval 76.6% - 87.1%). The runs are in docs/performance.md."""
+SEARCH = {"c": 0.3, "depth": 3, "simulations": 1000}
+"""The search bot's settings in this game (``mcts`` in ``BOTS``): the classic search's, its
+cut playouts scored by :func:`evaluate` (the value model), since neither other change tried
+made a stronger search. PUCT on the move prior was no search (the prior imitates the greedy
+player so closely, 0.08 nats, that it played greedy's move at 12 of 12 positions and won 100
+of 200 games against greedy); two and a half times the simulations (2500) won 76 of 200
+seeded games against these settings. These won 165 of 200 against greedy (82.5%, 95%
+interval 76.6% - 87.1%). The runs are in docs/performance.md."""
 
 SCALE = 0.5
 """Gems of lead (with the tracks' worth, see :func:`evaluate`) that multiply the odds by e."""

@@ -52,15 +52,17 @@ SEARCH = {"c": 0.5, "depth": 0, "prior": True, "simulations": 1500}
 """The search bot's settings in this game (``mcts`` in ``BOTS``): PUCT, the tree focused by
 the game's move prior (``prior``: each action's share of ``c`` times the square root of its
 parent's visits, over its own visits plus one), the playouts and their cut as in
-:data:`SEARCH_CLASSIC`, and as many simulations as fit within half a second a decision on one
-core. How they were chosen and what they won is in docs/performance.md."""
+:data:`SEARCH_CLASSIC` but scored by :func:`evaluate` (the value model), and as many
+simulations as fit within half a second a decision on one core. How they were chosen and what
+they won is in docs/performance.md."""
 
-SEARCH_CLASSIC = {"c": 0.3, "depth": 0, "simulations": 1800}
-"""The search bot's settings in this game (``mcts-classic``
-in ``BOTS``, the plain UCT search kept beside :data:`SEARCH`): a small exploration
+SEARCH_CLASSIC = {"c": 0.3, "depth": 0, "evaluate": "baseline", "simulations": 1800}
+"""The search bot's settings in this game (``mcts-classic`` in ``BOTS``, the plain UCT search
+as it was before the value model and the move prior, kept beside :data:`SEARCH`): its cut
+playouts scored by :func:`hand_set_evaluate` (``evaluate: "baseline"``), a small exploration
 constant, 1800 simulations a decision (about 0.3 s on one core, under half a second at the
 longest), and playouts that only finish the turn in hand (depth 0: on to the next
-:func:`settled` position, once the emperor has stopped) before :func:`evaluate` scores them.
+:func:`settled` position, once the emperor has stopped) before the hand-set evaluation scores them.
 Every later decision is the tree's, not the light policy's: in 20 games against greedy at
 0.4 s a decision the search won 10 with playouts cut that way and 8 with 8 actions more
 (court weight 0.3, see :data:`COURT`), and lost 19 or 20 of 20 with playouts of light or

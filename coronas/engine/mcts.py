@@ -31,8 +31,10 @@ The search is UCT (Kocsis and Szepesvári, 2006) with explicit chance and hidden
 * **playout** from the new node by a pluggable policy (any bot), to the end of the game or,
   with ``depth``, for ``depth`` actions and on to the next position the game calls settled
   (``settled(state)``: say, once the emperor has stopped, or no dice are pending), then scored
-  by ``evaluate(state)``; a playout still going after
-  :data:`~coronas.engine.playouts.MAX_PLAYOUT` actions is scored where it stands;
+  by ``evaluate(state)`` (the game's value model, or with ``evaluate="baseline"`` the
+  evaluation that model is measured against: the search as it was before it learned); a
+  playout still going after :data:`~coronas.engine.playouts.MAX_PLAYOUT` actions is scored
+  where it stands;
 * **backup** of every seat's value, for any number of players: a finished game is worth
   ``1/k`` to each of its ``k`` winners and 0 to the others (the win share), so a node's mean
   value for a seat is that seat's estimated chance of winning.
@@ -80,6 +82,7 @@ if TYPE_CHECKING:
 __all__ = [
     "C_SCALE",
     "C_VISIT",
+    "EVALUATIONS",
     "EXPLORATION",
     "Node",
     "Search",
@@ -104,6 +107,35 @@ def game_defaults(state: State) -> GameSpec:
     ``common_random_numbers`` from there (a game that declares none: random playouts run to
     the end)."""
     return state.game.spec()
+
+
+EVALUATIONS = ("baseline",)
+"""The evaluations a search may name instead of giving a function: ``"baseline"``, the
+evaluation the game's value model is measured against (its ``learning.baseline``: the
+hand-set evaluation, or an earlier fit), what the game's search scored cut playouts with
+before the value model was fitted."""
+
+
+def _resolve_evaluate(state: State, evaluate: Any) -> Callable[[State], Sequence[float]] | None:
+    """The function a search scores cut playouts with: the game's declared one for None, the
+    value model's baseline for ``"baseline"`` (:data:`EVALUATIONS`), else ``evaluate``."""
+    if evaluate is None:
+        return game_defaults(state).evaluate
+    if isinstance(evaluate, str):
+        if evaluate not in EVALUATIONS:
+            raise ValueError(
+                f"an evaluation is a function or one of {', '.join(EVALUATIONS)}, got {evaluate!r}"
+            )
+        learning = game_defaults(state).learning
+        if learning is None:
+            raise ValueError(
+                f"{state.game.name} declares no value model, so no baseline evaluation: "
+                f"give evaluate= a function"
+            )
+        return learning.baseline
+    if not callable(evaluate):
+        raise ValueError(f"an evaluation is a function of a state, got {evaluate!r}")
+    return evaluate
 
 
 def _resolve_prior(state: State, prior: Any) -> Any:
@@ -183,7 +215,9 @@ class Search:
     prior, or any object with ``probabilities(state, actions)``; ``mix`` (0 to 1) is the share
     of a uniform choice in the prior at the searching seat's own decisions; ``halving`` (2 or
     more, with a prior) weighs only the prior's likeliest actions at the root, by sequential
-    halving. ``playout`` is a bot, or a bot of the game by name (``"policy"``).
+    halving. ``playout`` is a bot, or a bot of the game by name (``"policy"``); ``evaluate``
+    scores cut playouts: a function, ``"baseline"`` (:data:`EVALUATIONS`), or None for the
+    game's declared one.
 
     ``run(simulations=, seconds=)`` grows the tree (more runs add to it); ``root`` is the
     tree, ``best()`` the action to play (the most visited; with ``halving``, the one the last
@@ -197,7 +231,7 @@ class Search:
         rng: random.Random | int | None = None,
         c: float = EXPLORATION,
         playout: Any = None,
-        evaluate: Callable[[State], Sequence[float]] | None = None,
+        evaluate: Callable[[State], Sequence[float]] | str | None = None,
         depth: int | None = None,
         settled: Callable[[State], bool] | None = None,
         prior: Any = None,
@@ -229,7 +263,7 @@ class Search:
             raise ValueError("halving picks the root's actions by the prior: give prior=")
         self.halving = halving
         self.chosen: Any = None
-        self.evaluate = evaluate if evaluate is not None else defaults.evaluate
+        self.evaluate = _resolve_evaluate(state, evaluate)
         self.settled = settled if settled is not None else defaults.settled
         if depth is not None and self.evaluate is None:
             raise ValueError("playouts cut at a depth need an evaluate(state) to score them")

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from coronas.engine.mcts import EXPLORATION, Search
+from coronas.engine.mcts import EVALUATIONS, EXPLORATION, Search
 from coronas.engine.state import State
 
 __all__ = [
@@ -159,9 +159,11 @@ class TunedSearch:
         return bot
 
 
-SETTINGS = ("c", "depth", "halving", "mix", "playout", "prior", "simulations")
+SETTINGS = ("c", "depth", "evaluate", "halving", "mix", "playout", "prior", "simulations")
 """What a game's ``playout.SEARCH`` may set: the exploration constant (UCB1's, or PUCT's
-with a prior), the playout depth, the playout policy (a bot of the game by name, such as
+with a prior), the playout depth, ``evaluate`` (``"baseline"``: score cut playouts by the
+evaluation the value model is measured against, as the search did before it learned; the
+game's declared evaluation if absent), the playout policy (a bot of the game by name, such as
 ``"policy"``; the game's declared one if absent), ``prior`` (True: PUCT with the game's move
 prior), ``mix`` (the share of a uniform choice in that prior at the searching seat's own
 decisions), ``halving`` (sequential halving over that many of the prior's likeliest actions
@@ -182,7 +184,9 @@ class MCTSBot:
     with a budget of ``simulations`` (reproducible) or ``seconds`` per decision.
 
     ``playout`` (a bot) and ``evaluate``/``depth`` override the game's defaults
-    (:func:`~coronas.engine.mcts.game_defaults`). Decisions draw their seeds from the ``rng``
+    (:func:`~coronas.engine.mcts.game_defaults`); ``evaluate`` may be named
+    (``"baseline"``, :data:`~coronas.engine.mcts.EVALUATIONS`), which keeps the bot
+    picklable. Decisions draw their seeds from the ``rng``
     that ``choose`` is given (the one :func:`~coronas.engine.play` passes), unless ``seed``
     fixes them; with a simulation budget the same rng gives the same decision. A lone legal
     action is played without a search. The last search is kept as ``last`` for a look at its
@@ -201,7 +205,7 @@ class MCTSBot:
         seconds: float | None = None,
         c: float = EXPLORATION,
         playout: Any = None,
-        evaluate: Callable[[State], Sequence[float]] | None = None,
+        evaluate: Callable[[State], Sequence[float]] | str | None = None,
         depth: int | None = None,
         seed: int | None = None,
         prior: Any = None,
@@ -212,6 +216,10 @@ class MCTSBot:
             raise ValueError("give simulations or seconds, not both")
         if simulations is None and seconds is None:
             simulations = DEFAULT_SIMULATIONS
+        if isinstance(evaluate, str) and evaluate not in EVALUATIONS:
+            raise ValueError(
+                f"an evaluation is a function or one of {', '.join(EVALUATIONS)}, got {evaluate!r}"
+            )
         self.simulations = simulations
         self.seconds = seconds
         self.c = c
@@ -266,6 +274,8 @@ class MCTSBot:
         else:
             playout = getattr(self.playout, "name", None) or repr(self.playout)
         extra = f", depth={self.depth}" if self.depth is not None else ""
+        if isinstance(self.evaluate, str):
+            extra += f", evaluate={self.evaluate!r}"
         if self.prior is not None and self.prior is not False:
             extra += ", prior=" + ("'game'" if self.prior is True else repr(self.prior))
         if self.mix:

@@ -59,17 +59,18 @@ the game's move prior (``prior``: each action's share of ``c`` times the square 
 parent's visits, over its own visits plus one), and at the root sequential halving over the
 prior's eight likeliest actions (``halving``: it keeps the prior's move, which copies
 greedy's, unless its games find a better one). The playouts and their cut are as in
-:data:`SEARCH_CLASSIC`, and the simulations as many as fit within half a second a decision on
-one core. How they were chosen and what they won (one search seat against two greedy seats:
-113 of 200) is in docs/performance.md."""
+:data:`SEARCH_CLASSIC`, scored by :func:`evaluate` (the value model), and the simulations as
+many as fit within half a second a decision on one core. How they were chosen and what they
+won (one search seat against two greedy seats: 113 of 200) is in docs/performance.md."""
 
-SEARCH_CLASSIC = {"c": 0.3, "depth": 10, "simulations": 600}
-"""The search bot's settings in this game (``mcts-classic``
-in ``BOTS``, the plain UCT search kept beside :data:`SEARCH`): playouts by
+SEARCH_CLASSIC = {"c": 0.3, "depth": 10, "evaluate": "baseline", "simulations": 600}
+"""The search bot's settings in this game (``mcts-classic`` in ``BOTS``, the plain UCT search
+as it was before the value model and the move prior, kept beside :data:`SEARCH`): playouts by
 :data:`PLAYOUT` cut after 10 actions, at the next :func:`settled` position (no dice or cards
-pending), and scored by :func:`evaluate`; a small exploration constant; 600 simulations a
-decision, within half a second on one core (played to the end, 200 simulations took 1.5 s).
-How each was chosen, match by match, is in docs/performance.md."""
+pending), and scored by :func:`earlier_evaluate` (``evaluate: "baseline"``); a small
+exploration constant; 600 simulations a decision, within half a second on one core (played
+to the end, 200 simulations took 1.5 s). How each was chosen, match by match, is in
+docs/performance.md."""
 
 WEIGHTS = (0.116, 0.202, 0.176, 0.147, 0.149, 0.070)
 """The earlier fitted weight of each of :data:`FEATURES` in a seat's strength, in nats of odds
