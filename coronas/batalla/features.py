@@ -52,16 +52,18 @@ FEATURES = (
     "swords_over",
     "shields",
     "dragon",
-    "gold",
+    "wealth",
     "to_move",
-    "crown",
-    "cross",
     "hand_set",
 )
 """What the value model reads of each player: gems won, swords beyond the enemy's shields,
-shields, dragon level, gold, 1 for the player to move, 1 for the holder of the Crown and of
-the Cross, and the hand-set evaluation's strength over its scale (so that the fitted model
-can do no worse than the hand-set one on the positions it is fitted to)."""
+shields, dragon level, wealth, 1 for the player to move, and the hand-set evaluation's
+strength over its scale (so that the fitted model can do about as well as the hand-set one
+on the positions it is fitted to). Wealth is the gold, and the Crown as the 3 gold it is
+spent for: read as a token of its own, the Crown was credited with the won battle it comes
+after (four times the gold it buys), and a search that cuts its playouts short then kept it
+rather than spend it. The Cross is read as what it does (the Priest moved), not as a token.
+Spending the Crown changes no feature, the hand-set strength included."""
 
 
 def features(state: BatallaState) -> list[tuple[int, ...]]:
@@ -73,21 +75,23 @@ def features(state: BatallaState) -> list[tuple[int, ...]]:
         state.dragon,
         state.gold,
     )
+    crown = state.crown
+    crown_gold = state.rules.crown_gold
     rows = []
     for p in (0, 1):
         over = swords[p] - shields[1 - p]
-        # hand_set_strength(state, p), inline: this runs at every cut playout
-        strength = gems[p] + 0.1 * (over + shields[p] + dragon[p]) + 0.02 * gold[p]
+        wealth = gold[p] + (crown_gold if crown == p else 0)
+        # hand_set_strength(state, p), the Crown as its gold, inline: this runs at every cut
+        # playout
+        strength = gems[p] + 0.1 * (over + shields[p] + dragon[p]) + 0.02 * wealth
         rows.append(
             (
                 gems[p],
                 over,
                 shields[p],
                 dragon[p],
-                gold[p],
+                wealth,
                 int(state.player == p),
-                int(state.crown == p),
-                int(state.cross == p),
                 strength / SCALE,
             )
         )

@@ -54,3 +54,20 @@ def test_evaluate_is_the_fitted_model_and_favours_the_player_two_gems_ahead():
     assert evaluate(ahead) == model.evaluate(ahead)
     assert evaluate(ahead)[0] > 0.65
     assert evaluate(position(gems_won=[0, 2]))[0] < 0.35
+
+
+def test_the_value_model_reads_the_crown_as_the_gold_it_is_spent_for():
+    """ "Crown token: Spend it at any time during your turn to generate 3 gold." The value
+    model reads the Crown as those 3 gold, so spending it (with room under the gold cap)
+    changes neither seat's features nor the chances the search cuts its playouts at: a
+    search does not keep the Crown for its own sake."""
+    from coronas.batalla import SpendCrown
+    from coronas.batalla.features import features
+
+    state = position(phase="buy", crown=0, gold=[1, 0])
+    before, chances = features(state), evaluate(state)
+    state.apply(SpendCrown())
+    assert state.gold[0] == 4 and state.crown is None
+    assert features(state) == before and evaluate(state) == chances
+    # The Cross is read as what it does, not as a token: holding it changes nothing.
+    assert features(position(phase="buy", cross=0)) == features(position(phase="buy"))
