@@ -28,7 +28,8 @@ runs=(
   "batalla-mcts-vs-mcts-classic|bfd417f|bench_strength.py --game batalla --bots mcts mcts-classic --games 200 --seed 2027 --out RESULTS"
   "batalla-mcts-classic-vs-greedy|bfd417f|bench_strength.py --game batalla --bots mcts-classic greedy --games 200 --seed 2027 --out RESULTS"
   "advice-reference|b3b81f2|bench_advice.py --phase reference --results RESULTS/advice-b3b81f2.jsonl"
-  "batalla-mcts-vs-mcts-classic-200-games-seed-2028|41583be|bench_strength.py --game batalla --bots mcts mcts-classic --games 200 --seed 2028 --out RESULTS"
+  "batalla-mcts-vs-mcts-classic-200-games-seed-2029|db1ac13|bench_strength.py --game batalla --bots mcts mcts-classic --games 200 --seed 2029 --out RESULTS"
+  "batalla-mcts-vs-greedy-200-games-seed-2029|db1ac13|bench_strength.py --game batalla --bots mcts greedy --games 200 --seed 2029 --out RESULTS"
   "hierro-mcts-vs-mcts-classic|bfd417f|bench_strength.py --game hierro --bots mcts mcts-classic --games 200 --seed 2027 --out RESULTS"
 )
 
