@@ -70,9 +70,7 @@ def one_load(url: str, size: tuple[int, int], chances: list[Fraction]) -> tuple[
             if key is not None:
                 label = situations[(game, key)].label
                 page.locator(".coronas-situations button", has_text=label).click()
-            box = page.locator(f".coronas-field-{field} input")
-            box.fill(str(value))
-            box.press("Enter")
+            browser.companion_type(page, game, key, field, value)
             pressed = time.monotonic()
             browser.companion_answer(page, p)
             later.append(time.monotonic() - pressed)

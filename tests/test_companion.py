@@ -21,6 +21,7 @@ from coronas.widgets.companion import (
     Companion,
     CompanionModel,
     dice_html,
+    form_class,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -278,6 +279,20 @@ def test_the_view_recomputes_on_every_change():
     app.situations.value = "castle"
     assert app.answer.values["chance"] == Fraction(5, 9)
     assert "run this cell" in repr(app)
+
+
+def test_every_input_names_its_situation():
+    """Hierro's castle and diplomacy both ask for a target: each form's inputs carry their
+    situation's class, so a page can tell the new form's target from the one it replaces."""
+    pytest.importorskip("ipywidgets")
+    app = Companion()
+    castle_target = app.inputs["target"]
+    assert form_class("hierro", "castle") in castle_target._dom_classes
+    app.situations.value = "diplomacy"
+    assert app.inputs["target"] is not castle_target
+    for box in app.inputs.values():
+        assert form_class("hierro", "diplomacy") in box._dom_classes
+        assert form_class("hierro", "castle") not in box._dom_classes
 
 
 # -- the notebook and ``coronas app`` ----------------------------------------------------------

@@ -12,7 +12,8 @@ The real-browser tests and ``coronas figures`` (for ``figures/stepper.png``) sha
 * :class:`StepperOnPage` finds a :class:`~coronas.widgets.Stepper` on the page and clicks it.
 * :func:`stepper_screenshot` does all of that to photograph the stepper at a chance node.
 * :func:`companion_server` serves the companion app (``coronas app``) with Voilà;
-  :func:`open_companion` and :func:`companion_answer` wait for its answers on a page. The
+  :func:`open_companion` and :func:`companion_answer` wait for its answers on a page,
+  :func:`companion_type` types into one of its fields. The
   real-browser test and ``benchmarks/bench_companion.py`` (how long a player waits) share them.
 
 It needs Chromium at :data:`CHROMIUM` (``apt-get install chromium``) and the ``browser`` extra
@@ -54,6 +55,7 @@ __all__ = [
     "chromium_page",
     "companion_answer",
     "companion_server",
+    "companion_type",
     "lab_server",
     "open_companion",
     "run_all_cells",
@@ -291,6 +293,20 @@ def open_companion(page: Any, url: str, load_bound_s: float = 25) -> float:
                     str(error),
                 ) from error
     raise AssertionError("not reached")
+
+
+def companion_type(page: Any, game: str, key: str | None, field: str, value: Any) -> None:
+    """Type ``value`` into ``field`` of the companion's situation ``key`` of ``game`` (None:
+    the game's first) and press Enter. Its input is found by the situation's class
+    (:func:`~coronas.widgets.companion.form_class`), so typing just after a situation is
+    chosen waits for that situation's form, never types into the one it replaces."""
+    from coronas.widgets.companion import CompanionModel, form_class
+
+    if key is None:
+        key = CompanionModel().keys(game)[0]
+    box = page.locator(f".{form_class(game, key)}.coronas-field-{field} input")
+    box.fill(str(value))
+    box.press("Enter")
 
 
 def companion_answer(page: Any, p: Fraction, timeout_s: float = 15) -> tuple[str, float]:

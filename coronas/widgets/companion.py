@@ -38,6 +38,7 @@ __all__ = [
     "Situation",
     "button_label",
     "dice_html",
+    "form_class",
 ]
 
 
@@ -54,6 +55,14 @@ def button_label(game: str) -> str:
     """The game's name on its button, short enough for a phone: Hierro, Batalla, Carolus."""
     title = GAME_TITLES[game]
     return title.replace("Corona de ", "").replace(" de Coronas", "").replace(" Magnus", "")
+
+
+def form_class(game: str, key: str) -> str:
+    """The CSS class every input of situation ``key`` of ``game`` carries, beside its
+    ``coronas-field-NAME``: two situations may share a field's name (Hierro's castle and
+    diplomacy both ask for a target), and a page that types into a field just after choosing
+    a situation must find the new form's input, not the one the kernel is replacing."""
+    return f"coronas-in-{game}-{key}"
 
 
 class CompanionModel:
@@ -226,6 +235,7 @@ class Companion(PlainTextFallback):
         else:
             raise ValueError(f"the companion has no input of kind {f.kind!r} ({f.name!r})")
         box.add_class(f"coronas-field-{f.name}")
+        box.add_class(form_class(self.model.game, self.model.key))
         row.add_class("coronas-row")
         box.observe(self._changed(f.name), names="value")
         return box, row

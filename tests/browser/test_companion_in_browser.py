@@ -28,8 +28,10 @@ from coronas.widgets.browser import (
     chromium_page,
     companion_answer,
     companion_server,
+    companion_type,
     open_companion,
 )
+from coronas.widgets.companion import CompanionModel, button_label
 
 from .test_notebooks_in_browser import _require_browser
 
@@ -44,16 +46,18 @@ def app_url(tmp_path_factory):
         yield url
 
 
-def _choose(page, game: str, situation: str | None = None) -> None:
-    page.locator(".coronas-games button", has_text=game).click()
-    if situation:
-        page.locator(".coronas-situations button", has_text=situation).click()
+def _choose(page, game: str, key: str | None = None) -> tuple[str, str | None]:
+    """Click the game's button, and the situation's (by its label) when ``key`` is given:
+    where :func:`_type` types next."""
+    page.locator(".coronas-games button", has_text=button_label(game)).click()
+    if key is not None:
+        label = CompanionModel().situations[(game, key)].label
+        page.locator(".coronas-situations button", has_text=label).click()
+    return game, key
 
 
-def _type(page, name: str, value: int) -> None:
-    box = page.locator(f".coronas-field-{name} input")
-    box.fill(str(value))
-    box.press("Enter")
+def _type(page, where: tuple[str, str | None], name: str, value: int) -> None:
+    companion_type(page, *where, name, value)
 
 
 def _no_horizontal_scroll(page) -> None:
@@ -94,8 +98,9 @@ def test_companion_answers_every_game_exactly(app_url, size, tmp_path):
         _controls_are_touch_sized(page)
         # 5+ with two pawns and one reroll: 1 - (4/6)**2 = 5/9, the library's castle_assault
         assert castle == Fraction(5, 9)
-        _type(page, "target", 5)
-        _type(page, "army", 2)
+        where = ("hierro", "castle")  # the app opens on it
+        _type(page, where, "target", 5)
+        _type(page, where, "army", 2)
         page.locator(".coronas-field-shields").locator("..").locator(".coronas-plus").click()
         shown = _answer_reads(page, castle)
         assert shown == probability_text(castle)
@@ -107,33 +112,33 @@ def test_companion_answers_every_game_exactly(app_url, size, tmp_path):
             _is_png_of_width(shot, PHONE[0])
 
         # diplomacy, racing a rival's emissary: 3+, a shield of ours, we roll first
-        _choose(page, "Hierro", "Diplomacy")
+        where = _choose(page, "hierro", "diplomacy")
         page.locator(".coronas-field-rival").click()
-        _type(page, "target", 3)
-        _type(page, "shields", 1)
+        _type(page, where, "target", 3)
+        _type(page, where, "shields", 1)
         _answer_reads(page, race)
         _no_horizontal_scroll(page)
 
         # a battle: 3 pawns against 2, a shield each, played best
-        _choose(page, "Hierro", "Battle")
-        _type(page, "attacker_shields", 1)
-        _type(page, "defender_shields", 1)
+        where = _choose(page, "hierro", "battle")
+        _type(page, where, "attacker_shields", 1)
+        _type(page, where, "defender_shields", 1)
         _answer_reads(page, fight)
         assert "first roll" in page.locator(".coronas-advice").inner_text()
         _no_horizontal_scroll(page)
 
         # Batalla: 3 swords against 1 shield, 2 gold for paid rerolls
-        _choose(page, "Batalla")
-        _type(page, "swords", 3)
-        _type(page, "shields", 1)
-        _type(page, "attacker_gold", 2)
+        where = _choose(page, "batalla")
+        _type(page, where, "swords", 3)
+        _type(page, where, "shields", 1)
+        _type(page, where, "attacker_gold", 2)
         _answer_reads(page, gem)
         _no_horizontal_scroll(page)
 
         # Carolus: three draws, at least one knight of the family: 1 - (2/3)**3 = 19/27
-        _choose(page, "Carolus")
-        _type(page, "draws", 3)
-        _type(page, "at_least", 1)
+        where = _choose(page, "carolus")
+        _type(page, where, "draws", 3)
+        _type(page, where, "at_least", 1)
         shown = _answer_reads(page, draws)
         assert draws == Fraction(19, 27) and shown == "19/27 (70.37%)"
         _no_horizontal_scroll(page)
