@@ -86,6 +86,7 @@ __all__ = [
     "EXPLORATION",
     "Node",
     "Search",
+    "check_evaluation",
     "game_defaults",
     "search",
     "tree_graph",
@@ -116,16 +117,21 @@ hand-set evaluation, or an earlier fit), what the game's search scored cut playo
 before the value model was fitted."""
 
 
+def check_evaluation(evaluate: Any) -> None:
+    """Refuse an evaluation named by a string that is none of :data:`EVALUATIONS`."""
+    if isinstance(evaluate, str) and evaluate not in EVALUATIONS:
+        raise ValueError(
+            f"an evaluation is a function or one of {', '.join(EVALUATIONS)}, got {evaluate!r}"
+        )
+
+
 def _resolve_evaluate(state: State, evaluate: Any) -> Callable[[State], Sequence[float]] | None:
     """The function a search scores cut playouts with: the game's declared one for None, the
     value model's baseline for ``"baseline"`` (:data:`EVALUATIONS`), else ``evaluate``."""
     if evaluate is None:
         return game_defaults(state).evaluate
+    check_evaluation(evaluate)
     if isinstance(evaluate, str):
-        if evaluate not in EVALUATIONS:
-            raise ValueError(
-                f"an evaluation is a function or one of {', '.join(EVALUATIONS)}, got {evaluate!r}"
-            )
         learning = game_defaults(state).learning
         if learning is None:
             raise ValueError(

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from coronas.engine.mcts import EVALUATIONS, EXPLORATION, Search
+from coronas.engine.mcts import EXPLORATION, Search, check_evaluation
 from coronas.engine.state import State
 
 __all__ = [
@@ -216,10 +216,7 @@ class MCTSBot:
             raise ValueError("give simulations or seconds, not both")
         if simulations is None and seconds is None:
             simulations = DEFAULT_SIMULATIONS
-        if isinstance(evaluate, str) and evaluate not in EVALUATIONS:
-            raise ValueError(
-                f"an evaluation is a function or one of {', '.join(EVALUATIONS)}, got {evaluate!r}"
-            )
+        check_evaluation(evaluate)
         self.simulations = simulations
         self.seconds = seconds
         self.c = c
