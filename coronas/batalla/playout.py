@@ -78,7 +78,8 @@ player so closely, 0.08 nats, that it played greedy's move at 12 of 12 positions
 of 200 games against greedy); two and a half times the simulations (2500) won 76 of 200
 seeded games against these settings. These won 165 of 200 against greedy (82.5%, 95%
 interval 76.6% - 87.1%) with the value model before it read the Crown as the gold it is
-spent for. The runs are in docs/performance.md."""
+spent for, and with today's 130 of 200 against :data:`SEARCH_CLASSIC` (65.0%, 58.2% -
+71.3%). The runs are in docs/performance.md."""
 
 SCALE = 0.5
 """Gems of lead (with the tracks' worth, see :func:`evaluate`) that multiply the odds by e."""
