@@ -76,9 +76,8 @@ cut playouts scored by :func:`evaluate` (the value model), since neither other c
 made a stronger search. PUCT on the move prior was no search (the prior imitates the greedy
 player so closely, 0.08 nats, that it played greedy's move at 12 of 12 positions and won 100
 of 200 games against greedy); two and a half times the simulations (2500) won 76 of 200
-seeded games against these settings. These won 165 of 200 against greedy (82.5%, 95%
-interval 76.6% - 87.1%) with the value model before it read the Crown as the gold it is
-spent for, and with today's 130 of 200 against :data:`SEARCH_CLASSIC` (65.0%, 58.2% -
+seeded games against these settings. These won 177 of 200 against greedy (88.5%, 95%
+interval 83.3% - 92.2%) and 130 of 200 against :data:`SEARCH_CLASSIC` (65.0%, 58.2% -
 71.3%). The runs are in docs/performance.md."""
 
 SCALE = 0.5
