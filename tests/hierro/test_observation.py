@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from coronas.hierro import Game, HierroState, PlaySpy, SpyDiscard
@@ -25,7 +25,8 @@ def _deck_of(card: str) -> str:
 
 def twin(s: HierroState, player: int, rng: random.Random) -> HierroState:
     """A copy of ``s`` that differs only in what ``player`` cannot see: the other players'
-    loyalty cards shuffled among them (while the game lasts: at its end they are shown), and
+    loyalty cards shuffled among those dealt one so far (who has been dealt a card is public;
+    while the game lasts: at its end they are shown), and
     their hand and looked-at cards swapped with cards of the same deck (left in the deck or in
     another of them), every count kept. In the advanced game, where the draft hides how many
     cards of each deck a hand holds, two other hands may also swap a military card for a
@@ -34,9 +35,10 @@ def twin(s: HierroState, player: int, rng: random.Random) -> HierroState:
     seen = t.spied if t.step == "spy" and t.player == player else None
     others = [q for q in range(t.num_players) if q != player and q != seen]
     if not t.is_terminal():
-        cards = [t.loyalty[q] for q in others]
+        dealt = [q for q in others if t.loyalty[q] is not None]
+        cards = [t.loyalty[q] for q in dealt]
         rng.shuffle(cards)
-        for q, card in zip(others, cards, strict=True):
+        for q, card in zip(dealt, cards, strict=True):
             t.loyalty[q] = card
     piles = [(q, name) for q in others for name in ("hands", "looking")]
     for q, name in piles:
@@ -179,6 +181,7 @@ def test_observation_refuses_a_seat_not_in_play():
     steps=st.integers(0, 400),
     advanced=st.booleans(),
 )
+@example(seed=0, players=4, steps=5, advanced=False)  # loyalty cards half dealt
 def test_what_a_player_cannot_see_does_not_change_its_observation(seed, players, steps, advanced):
     s = played(players, seed, steps, advanced)
     rng = random.Random(seed)
