@@ -52,6 +52,36 @@ def test_a_choice_among_three_actions():
     )
 
 
+def test_tables_of_two_and_three_seats_fit_together():
+    """A value model is fitted on tables of different sizes at once. At three seats, the seat
+    with the feature won 3 games in 5: e^w / (e^w + 2) = 3/5, so e^w = 3 there too; with
+    two-seat games won 3 times in 4 (e^w / (e^w + 1) = 3/4), w = ln 3."""
+    two = [([[1.0], [0.0]], [1, 0])] * 3 + [([[1.0], [0.0]], [0, 1])]
+    three = [([[1.0], [0.0], [0.0]], [1, 0, 0])] * 3 + [([[1.0], [0.0], [0.0]], [0, 1, 0])] * 2
+    (w,) = fit_choice(two + three, l2=0)
+    assert w == pytest.approx(math.log(3), abs=1e-9)
+
+
+def test_a_shared_win_counts_as_half_a_win_to_each():
+    """A win shared by seats 0 and 1 weighs as one game won by each, counted half. Over the
+    two games below seat 0, the only one with the feature, won a quarter of a game a game:
+    e^w / (e^w + 2) = 1/4, so w = ln(2/3), the fit of the same games counted apart."""
+    x = [[1.0], [0.0], [0.0]]
+    shared = [(x, [0.5, 0.5, 0.0]), (x, [0.0, 0.0, 1.0])]
+    apart = [(x, [1, 0, 0]), (x, [0, 1, 0]), (x, [0, 0, 1]), (x, [0, 0, 1])]
+    for games in (shared, apart):
+        (w,) = fit_choice(games, l2=0)
+        assert w == pytest.approx(math.log(2 / 3), abs=1e-9)
+
+
+def test_even_weights_score_ln_k():
+    """Every alternative given 1/k scores ln k: a choice of 2 and a choice of 3."""
+    choices = [([[1.0], [2.0]], [1, 0]), ([[3.0], [0.0], [1.0]], [0, 0, 1])]
+    assert choice_log_loss(choices, [0.0]) == pytest.approx((math.log(2) + math.log(3)) / 2)
+    with pytest.raises(ValueError, match="no choices to score"):
+        choice_log_loss([], [1.0])
+
+
 def test_the_penalty_pulls_towards_zero():
     """With the L2 penalty the weight of ln 3 shrinks, a little for a small penalty."""
     choices = [([[1.0], [0.0]], [1, 0])] * 3 + [([[1.0], [0.0]], [0, 1])]

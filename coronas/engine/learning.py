@@ -509,8 +509,6 @@ class Learning:
         baseline's (the game's hand-set evaluation), else the baseline; at the end of the
         game, the winners' exact shares."""
         if state.is_terminal():
-            from coronas.engine.evaluation import win_shares
-
             return win_shares(state)
         model = self.value_model(players=state.num_players)
         if not model.beats_baseline:

@@ -74,7 +74,7 @@ docs/performance.md."""
 
 WEIGHTS = (0.116, 0.202, 0.176, 0.147, 0.149, 0.070)
 """The earlier fitted weight of each of :data:`FEATURES` in a seat's strength, in nats of odds
-of winning: the maximum-likelihood fit (:func:`~coronas.engine.evaluation.fit_weights`) to
+of winning: the maximum-likelihood fit (:func:`~coronas.engine.learning.fit_choice`) to
 positions of 4000 seeded games between greedy and light players (a script since replaced by
 ``coronas train hierro``). The shipped value model (``data/value_model.json``)
 took its place in :func:`evaluate`; these weights are its baseline (:func:`earlier_evaluate`).
