@@ -63,9 +63,9 @@ def test_tables_of_two_and_three_seats_fit_together():
 
 
 def test_a_shared_win_counts_as_half_a_win_to_each():
-    """A win shared by seats 0 and 1 weighs as one game won by each, counted half. Over the
-    two games below seat 0, the only one with the feature, won a quarter of a game a game:
-    e^w / (e^w + 2) = 1/4, so w = ln(2/3), the fit of the same games counted apart."""
+    """A win shared by seats 0 and 1 weighs as one game won by each, counted half. Seat 0,
+    the only seat with the feature, won half a game in two (a quarter of a game each game):
+    e^w / (e^w + 2) = 1/4, so w = ln(2/3), the same as fitting the games counted apart."""
     x = [[1.0], [0.0], [0.0]]
     shared = [(x, [0.5, 0.5, 0.0]), (x, [0.0, 0.0, 1.0])]
     apart = [(x, [1, 0, 0]), (x, [0, 1, 0]), (x, [0, 0, 1]), (x, [0, 0, 1])]
