@@ -193,11 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
 
-    import importlib
-
-    light = {
-        name: importlib.import_module(f"coronas.{name}.playout").LightBot() for name, _ in GAMES
-    }
+    light = {name: registry[name].bot("light") for name, _ in GAMES}
     for name, players in GAMES:  # fill the light policies' memoised tables
         playouts(registry[name], players, light[name], 0.05, random.Random(1))
     totals: dict[tuple[str, str], list[float]] = {}

@@ -60,8 +60,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.n = 2
     _machine.ensure_importable()
-    import importlib
-
     from coronas.engine import available_games
     from coronas.engine.learning import learning_of
 
@@ -75,7 +73,6 @@ def main(argv: list[str] | None = None) -> int:
         policy.choose(states[0], rng)  # the prior is read once, before the clock
         t_light = per_call(lambda s, b=light, r=rng: b.choose(s, r), states)
         t_policy = per_call(lambda s, b=policy, r=rng: b.choose(s, r), states)
-        playout = importlib.import_module(f"{cls.__module__.rsplit('.', 1)[0]}.playout")
         model = spec.value_model()
         t_base = per_call(spec.baseline, states)
         t_value = per_call(model.evaluate, states)
@@ -89,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{t_base * 1e6:.1f}",
                 f"{t_value * 1e6:.1f}",
                 "model"
-                if playout.evaluate(states[-1]) == model.evaluate(states[-1])
+                if cls.spec().evaluate(states[-1]) == model.evaluate(states[-1])
                 else "hand-set",
             ]
         )

@@ -219,9 +219,9 @@ def test_carolus_and_hierro_playouts_are_scored_only_when_settled():
     """The games' own settled tests: Carolus Magnus once the emperor has stopped (between two
     turns), Corona de Hierro at a seat's turn (no dice or cards pending)."""
     from coronas.carolus import Game as Carolus
-    from coronas.carolus.playout import evaluate as carolus_evaluate
+    from coronas.carolus.features import evaluate as carolus_evaluate
     from coronas.hierro import Game as Hierro
-    from coronas.hierro.playout import evaluate as hierro_evaluate
+    from coronas.hierro.features import evaluate as hierro_evaluate
 
     for game, evaluate, steps in (
         (Carolus(players=2, seed=4), carolus_evaluate, lambda s: s.phase),
@@ -459,7 +459,8 @@ def test_small_search_beats_random_at_batalla():
 
 def test_each_game_names_its_tuned_search_bot():
     from coronas.batalla import Game as Batalla
-    from coronas.batalla.playout import SEARCH, evaluate
+    from coronas.batalla.features import evaluate
+    from coronas.batalla.playout import SEARCH
 
     bot = Batalla.bot("mcts")
     assert (bot.simulations, bot.c, bot.depth) == (

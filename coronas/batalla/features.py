@@ -1,9 +1,11 @@
 """What Batalla de Coronas's learned models read: each player's value features and the
 features of a (position, action) pair. Batalla hides nothing, so both read the open position.
 
-The value features are what the hand-set evaluation (:func:`coronas.batalla.playout.evaluate`)
-sums, given a weight each; the action features are the light player's valuations in gold,
-whether the light player would play the action, and its kind. :data:`LEARNING` declares them.
+The value features are what the hand-set evaluation
+(:func:`coronas.batalla.playout.hand_set_evaluate`) sums, given a weight each; the action
+features are the light player's valuations in gold, whether the light player would play the
+action, and its kind. :data:`LEARNING` declares them, and :func:`evaluate` is the value model
+fitted on them, the evaluation of a cut playout.
 
 >>> from coronas.batalla import Game
 >>> state = Game(seed=1).new_initial_state()
@@ -45,7 +47,14 @@ from coronas.engine.learning import Learning
 if TYPE_CHECKING:
     from coronas.batalla.state import BatallaState
 
-__all__ = ["ACTION_FEATURES", "FEATURES", "LEARNING", "action_features", "features"]
+__all__ = [
+    "ACTION_FEATURES",
+    "FEATURES",
+    "LEARNING",
+    "action_features",
+    "evaluate",
+    "features",
+]
 
 FEATURES = (
     "gems",
@@ -212,3 +221,12 @@ LEARNING = Learning(
     players=2,
 )
 """Batalla de Coronas's declaration for learned judgement (:mod:`coronas.engine.learning`)."""
+
+
+def evaluate(state: BatallaState) -> tuple[float, ...]:
+    """Each player's estimated chance of winning, from the open position: the shipped value
+    model (``data/value_model.json``, fitted by ``coronas train batalla``) where its held-out
+    log-loss beat the hand-set evaluation's, else
+    :func:`~coronas.batalla.playout.hand_set_evaluate` (:meth:`Learning.evaluate
+    <coronas.engine.learning.Learning.evaluate>`). The evaluation of a cut playout."""
+    return LEARNING.evaluate(state)

@@ -190,7 +190,7 @@ class BatallaGame(Game):
         return GameSpec(
             bots=bots.BOTS,
             playout=playout.LightBot(),
-            evaluate=playout.evaluate,
+            evaluate=features.evaluate,
             search=playout.SEARCH,
             learning=features.LEARNING,
             drawing=(_drawing, {}),

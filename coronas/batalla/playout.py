@@ -1,4 +1,4 @@
-"""Fast playouts of Batalla de Coronas: a light policy and an evaluation of a position.
+"""Fast playouts of Batalla de Coronas: a light policy and a hand-set evaluation of a position.
 
 A tree search plays many games to their end (or to a depth) for each decision, so its
 playout policy must cost little more than a random choice and still play sensibly.
@@ -8,13 +8,15 @@ with an observation and exact battles), reads the position's fields directly ins
 building an observation (Batalla hides nothing, so they are the observation), decides its
 battles by a rule of thumb instead of the exact battle solver, and attacks by memoised gem
 odds.
-:func:`evaluate` scores a position where a playout is cut.
+:func:`hand_set_evaluate` scores a position by hand-set weights: the baseline of the value
+model (:func:`coronas.batalla.features.evaluate`), which scores a position where a playout is
+cut.
 
 >>> import random
 >>> from coronas.batalla import Game
 >>> from coronas.engine import play
 >>> state = play(Game(seed=3).new_initial_state(), LightBot(), random.Random(3))
->>> evaluate(state) in ((1.0, 0.0), (0.0, 1.0))
+>>> hand_set_evaluate(state) in ((1.0, 0.0), (0.0, 1.0))
 True
 """
 
@@ -53,7 +55,6 @@ __all__ = [
     "SEARCH_CLASSIC",
     "SEAT_ORDER",
     "LightBot",
-    "evaluate",
     "hand_set_evaluate",
     "hand_set_strength",
 ]
@@ -71,27 +72,18 @@ with 400 simulations and no cut mcts won 4 of 20 games, cut at 3 actions with c 
 20."""
 
 SEARCH = {"c": 0.3, "depth": 3, "simulations": 1000}
-"""The search bot's settings in this game (``mcts`` in ``BOTS``): the classic search's, its
-cut playouts scored by :func:`evaluate` (the value model), since neither other change tried
-made a stronger search. PUCT on the move prior was no search (the prior imitates the greedy
-player so closely, 0.08 nats, that it played greedy's move at 12 of 12 positions and won 100
-of 200 games against greedy); two and a half times the simulations (2500) won 76 of 200
-seeded games against these settings. These won 177 of 200 against greedy (88.5%, 95%
-interval 83.3% - 92.2%) and 130 of 200 against :data:`SEARCH_CLASSIC` (65.0%, 58.2% -
-71.3%). The runs are in docs/performance.md."""
+"""The search bot's settings in this game (``mcts`` in ``BOTS``): the classic search's, its cut
+playouts scored by :func:`~coronas.batalla.features.evaluate` (the value model), since neither
+other change tried made a stronger search. PUCT on the move prior was no search (the prior
+imitates the greedy player so closely, 0.08 nats, that it played greedy's move at 12 of 12
+positions and won 100 of 200 games against greedy); two and a half times the simulations (2500)
+won 76 of 200 seeded games against these settings. These won 177 of 200 against greedy (88.5%,
+95% interval 83.3% - 92.2%) and 130 of 200 against :data:`SEARCH_CLASSIC` (65.0%, 58.2% - 71.3%).
+The runs are in docs/performance.md."""
 
 SCALE = 0.5
-"""Gems of lead (with the tracks' worth, see :func:`evaluate`) that multiply the odds by e."""
-
-
-def evaluate(state: BatallaState) -> tuple[float, ...]:
-    """Each player's estimated chance of winning, from the open position: the shipped value
-    model (``data/value_model.json``, fitted by ``coronas train batalla``) where its held-out
-    log-loss beat the hand-set evaluation's, else :func:`hand_set_evaluate`
-    (:meth:`Learning.evaluate <coronas.engine.learning.Learning.evaluate>`)."""
-    from coronas.batalla.features import LEARNING
-
-    return LEARNING.evaluate(state)
+"""Gems of lead (with the tracks' worth, see :func:`hand_set_evaluate`) that multiply the odds
+by e."""
 
 
 def hand_set_evaluate(state: BatallaState) -> tuple[float, float]:

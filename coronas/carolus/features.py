@@ -1,12 +1,13 @@
 """What Carolus Magnus's learned models read: each player's value features and the features
 of a (position, action) pair. Nothing is hidden in Carolus Magnus: both read the open position.
 
-The value features are what the hand-set evaluation (:func:`coronas.carolus.playout.evaluate`)
-weighs, one weight each, and the castles squared over the target (a lead counts for more near
-the end); the action features are the light player's scores, whether the light player would
-play the action, and what the greedy player weighs of a knight deployed (the castle lead it
-adds within reach, and whether it goes to a close court race). :data:`LEARNING` declares
-them.
+The value features are what the hand-set evaluation
+(:func:`coronas.carolus.playout.hand_set_evaluate`) weighs, one weight each, and the castles
+squared over the target (a lead counts for more near the end); the action features are the
+light player's scores, whether the light player would play the action, and what the greedy
+player weighs of a knight deployed (the castle lead it adds within reach, and whether it goes
+to a close court race). :data:`LEARNING` declares them, and :func:`evaluate` is the value
+model fitted on them, the evaluation of a cut playout.
 
 >>> from coronas.carolus import Game
 >>> state = Game(players=2, seed=1).new_initial_state()
@@ -38,7 +39,15 @@ from coronas.engine.learning import Learning
 if TYPE_CHECKING:
     from coronas.carolus.state import CarolusState
 
-__all__ = ["ACTION_FEATURES", "FEATURES", "LEARNING", "RACE", "action_features", "features"]
+__all__ = [
+    "ACTION_FEATURES",
+    "FEATURES",
+    "LEARNING",
+    "RACE",
+    "action_features",
+    "evaluate",
+    "features",
+]
 
 FEATURES = ("castles", "projected", "court", "families", "to_move", "castles_sq", "hand_set")
 """What the value model reads of each player: castles on the board, castles it would hold if
@@ -198,3 +207,12 @@ LEARNING = Learning(
     settled=settled,
 )
 """Carolus Magnus's declaration for learned judgement (:mod:`coronas.engine.learning`)."""
+
+
+def evaluate(state: CarolusState) -> tuple[float, ...]:
+    """Each player's estimated chance of winning, from the open position: the shipped value
+    model (``data/value_model.json``, fitted by ``coronas train carolus``) where its held-out
+    log-loss beat the hand-set evaluation's, else
+    :func:`~coronas.carolus.playout.hand_set_evaluate` (:meth:`Learning.evaluate
+    <coronas.engine.learning.Learning.evaluate>`). The evaluation of a cut playout."""
+    return LEARNING.evaluate(state)

@@ -348,7 +348,7 @@ class Game(engine.Game):
         return GameSpec(
             bots=bots.BOTS,
             playout=playout.LightBot(),
-            evaluate=playout.evaluate,
+            evaluate=features.evaluate,
             settled=playout.settled,
             search=playout.SEARCH,
             common_random_numbers=playout.COMMON_RANDOM_NUMBERS,

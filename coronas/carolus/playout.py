@@ -1,18 +1,19 @@
-"""Fast playouts of Carolus Magnus: a light policy and an evaluation of a position.
+"""Fast playouts of Carolus Magnus: a light policy and a hand-set evaluation of a position.
 
 A tree search plays many games to their end (or to a depth) for each decision, so its
 playout policy must cost little more than a random choice and still play sensibly.
 :class:`LightBot` keeps the greedy player's choices of disc and of the emperor's stop (the
 largest castle lead within reach, which a handful of resolutions give) and places knights by
-a rule of thumb on the courts instead of trying every placement. :func:`evaluate` scores a
-position where a playout is cut. Nothing is hidden in Carolus Magnus: both read the open
-position.
+a rule of thumb on the courts instead of trying every placement. :func:`hand_set_evaluate`
+scores a position by hand-set weights: the baseline of the value model
+(:func:`coronas.carolus.features.evaluate`), which scores a position where a playout is cut.
+Nothing is hidden in Carolus Magnus: both read the open position.
 
 >>> import random
 >>> from coronas.carolus import Game
 >>> from coronas.engine import play
 >>> state = play(Game(players=2, seed=5).new_initial_state(), LightBot(), random.Random(5))
->>> sum(evaluate(state))
+>>> sum(hand_set_evaluate(state))
 1.0
 """
 
@@ -35,7 +36,6 @@ __all__ = [
     "SEARCH_CLASSIC",
     "LightBot",
     "court_lead",
-    "evaluate",
     "hand_set_evaluate",
     "parts",
     "settled",
@@ -52,9 +52,9 @@ SEARCH = {"c": 0.5, "depth": 0, "prior": True, "simulations": 1500}
 """The search bot's settings in this game (``mcts`` in ``BOTS``): PUCT, the tree focused by
 the game's move prior (``prior``: each action's share of ``c`` times the square root of its
 parent's visits, over its own visits plus one), the playouts and their cut as in
-:data:`SEARCH_CLASSIC` but scored by :func:`evaluate` (the value model), and as many
-simulations as fit within half a second a decision on one core. How they were chosen and what
-they won is in docs/performance.md."""
+:data:`SEARCH_CLASSIC` but scored by :func:`~coronas.carolus.features.evaluate` (the value
+model), and as many simulations as fit within half a second a decision on one core. How they
+were chosen and what they won is in docs/performance.md."""
 
 SEARCH_CLASSIC = {"c": 0.3, "depth": 0, "evaluate": "baseline", "simulations": 1800}
 """The search bot's settings in this game (``mcts-classic`` in ``BOTS``, the plain UCT search
@@ -70,12 +70,12 @@ greedy play cut anywhere (a knight just placed in a region counts for nothing un
 emperor gets there)."""
 
 SCALE = 1.5
-"""Castles of strength (see :func:`evaluate`) that multiply the odds by e."""
+"""Castles of strength (see :func:`hand_set_evaluate`) that multiply the odds by e."""
 COURT = 1.0
-"""Castles a knight of lead in a court is worth to :func:`evaluate` (at most two counted a
-family, either way): measured against the greedy player, 20 games each at 0.4 s a decision,
-the search won 10 with 0.3, 13 with 0.6 and 16 with 1.0. Control held by one knight is lost
-to one knight; a court lead is castles to come in every region the family stands in."""
+"""Castles a knight of lead in a court is worth to :func:`hand_set_evaluate` (at most two counted a
+family, either way): measured against the greedy player, 20 games each at 0.4 s a decision, the
+search won 10 with 0.3, 13 with 0.6 and 16 with 1.0. Control held by one knight is lost to one
+knight; a court lead is castles to come in every region the family stands in."""
 
 
 def lead(totals: tuple[int, ...] | list[int], p: int) -> int:
@@ -85,19 +85,9 @@ def lead(totals: tuple[int, ...] | list[int], p: int) -> int:
 
 def settled(state: CarolusState) -> bool:
     """Whether a cut playout may be scored here: between two turns, once the emperor has
-    stopped and his region is resolved (``evaluate`` counts castles and families, so knights
+    stopped and his region is resolved (the evaluations count castles and families, so knights
     just placed in a region count for nothing until he has moved)."""
     return state.phase in ("replenish", "disc", "order", "over")
-
-
-def evaluate(state: CarolusState) -> tuple[float, ...]:
-    """Each player's estimated chance of winning, from the open position: the shipped value
-    model (``data/value_model.json``, fitted by ``coronas train carolus``) where its held-out
-    log-loss beat the hand-set evaluation's, else :func:`hand_set_evaluate`
-    (:meth:`Learning.evaluate <coronas.engine.learning.Learning.evaluate>`)."""
-    from coronas.carolus.features import LEARNING
-
-    return LEARNING.evaluate(state)
 
 
 def parts(state: CarolusState) -> tuple[list[int], list[float], list[int]]:

@@ -6,7 +6,8 @@ hand and the lead in public VP (:data:`VALUE_FEATURES`); the action
 features are the light player's score of the action (the greedy player's values, from
 :data:`coronas.hierro.playout.SCORES`), whether that score is the best on offer, and the
 kind of the action. :data:`LEARNING` declares them, with the earlier fitted evaluation
-(:func:`coronas.hierro.playout.earlier_evaluate`) as the value model's baseline.
+(:func:`earlier_evaluate`, :data:`WEIGHTS` over :data:`FEATURES`) as the value model's
+baseline; :func:`evaluate` is the value model, the evaluation of a cut playout.
 
 >>> from coronas.hierro import Game
 >>> state = Game(players=3, seed=1).new_initial_state()
@@ -19,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from coronas.engine.evaluation import logistic_shares, win_shares
 from coronas.engine.learning import Learning
 from coronas.hierro import actions
+from coronas.hierro.playout import light_scores, settled
 
 if TYPE_CHECKING:
     from coronas.hierro.state import HierroState
@@ -30,7 +33,10 @@ __all__ = [
     "FEATURES",
     "LEARNING",
     "VALUE_FEATURES",
+    "WEIGHTS",
     "action_features",
+    "earlier_evaluate",
+    "evaluate",
     "features",
     "value_features",
 ]
@@ -56,6 +62,24 @@ def features(state: HierroState) -> list[tuple[int, ...]]:
         )
         for p, row in enumerate(state.public_scores())
     ]
+
+
+WEIGHTS = (0.116, 0.202, 0.176, 0.147, 0.149, 0.070)
+"""The earlier fitted weight of each of :data:`FEATURES` in a seat's strength, in nats of odds
+of winning: the maximum-likelihood fit (:func:`~coronas.engine.learning.fit_choice`) to
+positions of 4000 seeded games between greedy and light players (a script since replaced by
+``coronas train hierro``). The shipped value model (``data/value_model.json``) took its
+place in :func:`evaluate`; these weights are its baseline (:func:`earlier_evaluate`)."""
+
+
+def earlier_evaluate(state: HierroState) -> tuple[float, ...]:
+    """The evaluation before the shipped value model: :data:`WEIGHTS` times
+    :func:`features`, through :func:`~coronas.engine.evaluation.logistic_shares` with a scale
+    of 1 (the value model's baseline)."""
+    if state.is_terminal():
+        return win_shares(state)
+    strengths = [sum(w * x for w, x in zip(WEIGHTS, row, strict=True)) for row in features(state)]
+    return logistic_shares(strengths, 1.0)
 
 
 VALUE_FEATURES = (*FEATURES, "hand", "lead")
@@ -119,8 +143,6 @@ _NONE = (0,) * (len(_KIND_NAMES) + 1)
 def action_features(state: HierroState, legal: Sequence[Any]) -> list[tuple[float, ...]]:
     """Each of ``legal``'s :data:`ACTION_FEATURES` in ``state`` (a decision of the seat to
     move): what the light player reads, table look-ups and no exact odds."""
-    from coronas.hierro.playout import light_scores
-
     scores = light_scores(state, legal)
     best = max(scores)
     rows = []
@@ -132,26 +154,27 @@ def action_features(state: HierroState, legal: Sequence[Any]) -> list[tuple[floa
     return rows
 
 
-def _earlier(state: Any) -> Any:
-    from coronas.hierro.playout import earlier_evaluate
-
-    return earlier_evaluate(state)
-
-
-def _settled(state: Any) -> bool:
-    return state.step in ("play", "over")
-
-
 LEARNING = Learning(
     game="hierro",
     value_names=VALUE_FEATURES,
     value_features=value_features,
     action_names=ACTION_FEATURES,
     action_features=action_features,
-    baseline=_earlier,
-    baseline_name="the earlier fit (playout.WEIGHTS)",
+    baseline=earlier_evaluate,
+    baseline_name="the earlier fit (features.WEIGHTS)",
     package="coronas.hierro",
     players=3,
-    settled=_settled,
+    settled=settled,
 )
 """Corona de Hierro's declaration for learned judgement (:mod:`coronas.engine.learning`)."""
+
+
+def evaluate(state: HierroState) -> tuple[float, ...]:
+    """Each seat's estimated chance of winning, from public information only: the shipped
+    value model (``data/value_model.json``, fitted by ``coronas train hierro``), the softmax
+    over seats of its weights times :func:`value_features`, the chance each seat would win if
+    the players of its training games played on from here (:meth:`Learning.evaluate
+    <coronas.engine.learning.Learning.evaluate>`, which falls back on :func:`earlier_evaluate`
+    if the model did not beat it). At the end of the game: the exact shares of the winners.
+    The evaluation of a cut playout."""
+    return LEARNING.evaluate(state)

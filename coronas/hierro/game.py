@@ -57,7 +57,7 @@ class Game(engine.Game):
         return GameSpec(
             bots=bots.BOTS,
             playout=playout.PLAYOUT,
-            evaluate=playout.evaluate,
+            evaluate=features.evaluate,
             settled=playout.settled,
             search=playout.SEARCH,
             learning=features.LEARNING,

@@ -1,13 +1,14 @@
-"""Fast playouts of Corona de Hierro: a light policy and an evaluation of a position.
+"""Fast playouts of Corona de Hierro: a light policy, and when a cut playout may be scored.
 
 A tree search plays thousands of games to their end (or to a depth) for every decision, so
 its playout policy must cost little more than a random choice, and play well enough that the
 results mean something. :class:`LightBot` is that policy: the greedy player's instincts
 (take a castle when one roll is likely to, win supporters, recruit, march on the nearest
 castle), scored from memoised tables instead of an observation and exact odds rebuilt at
-every step. :func:`evaluate` scores a position where a playout is cut.
+every step. :func:`settled` says where a cut playout may be scored (by the value model,
+:func:`coronas.hierro.features.evaluate`).
 
-Both read only what every seat may see (ruling H17): the board, the castles, armies,
+The policy reads only what every seat may see (ruling H17): the board, the castles, armies,
 emissaries, legitimacy, shields and played cards' VP, and the cards of the seat to move;
 never another seat's hand or loyalty card, nor the order of a deck.
 
@@ -15,8 +16,7 @@ never another seat's hand or loyalty card, nor the order of a deck.
 >>> from coronas.engine import play
 >>> from coronas.hierro import Game
 >>> state = play(Game(players=3, seed=4).new_initial_state(), LightBot(), random.Random(4))
->>> shares = evaluate(state)
->>> abs(sum(shares) - 1) < 1e-9 and max(shares) > 0
+>>> state.is_terminal() and len(state.winners()) >= 1
 True
 """
 
@@ -29,26 +29,19 @@ from typing import Any
 import networkx as nx
 
 from coronas.dice import exact_fractions
-from coronas.engine.evaluation import logistic_shares, win_shares
 from coronas.hierro import actions, odds
-from coronas.hierro.features import FEATURES, features
 from coronas.hierro.rules import DIE_COLOURS, Rules, card_kind
 from coronas.hierro.state import MAGYARS, ROME, SARACENS, BoardInfo, HierroState
 
 __all__ = [
     "CONSTANT_SCORES",
-    "FEATURES",
     "PLAYOUT",
     "SEARCH",
     "SEARCH_CLASSIC",
-    "WEIGHTS",
     "LightBot",
     "battle_odds",
     "card_value",
     "distances",
-    "earlier_evaluate",
-    "evaluate",
-    "features",
     "light_scores",
     "settled",
 ]
@@ -59,56 +52,27 @@ the game's move prior (``prior``: each action's share of ``c`` times the square 
 parent's visits, over its own visits plus one), and at the root sequential halving over the
 prior's eight likeliest actions (``halving``: it keeps the prior's move, which copies
 greedy's, unless its games find a better one). The playouts and their cut are as in
-:data:`SEARCH_CLASSIC`, scored by :func:`evaluate` (the value model), and the simulations as
-many as fit within half a second a decision on one core. How they were chosen and what they
-won (one search seat against two greedy seats: 113 of 200) is in docs/performance.md."""
+:data:`SEARCH_CLASSIC`, scored by :func:`~coronas.hierro.features.evaluate` (the value model),
+and the simulations as many as fit within half a second a decision on one core. How they
+were chosen and what they won (one search seat against two greedy seats: 113 of 200) is in
+docs/performance.md."""
 
 SEARCH_CLASSIC = {"c": 0.3, "depth": 10, "evaluate": "baseline", "simulations": 600}
 """The search bot's settings in this game (``mcts-classic`` in ``BOTS``, the plain UCT search
 as it was before the value model and the move prior, kept beside :data:`SEARCH`): playouts by
 :data:`PLAYOUT` cut after 10 actions, at the next :func:`settled` position (no dice or cards
-pending), and scored by :func:`earlier_evaluate` (``evaluate: "baseline"``); a small
+pending), and scored by :func:`~coronas.hierro.features.earlier_evaluate` (``evaluate:
+"baseline"``); a small
 exploration constant; 600 simulations a decision, within half a second on one core (played
 to the end, 200 simulations took 1.5 s). How each was chosen, match by match, is in
 docs/performance.md."""
 
-WEIGHTS = (0.116, 0.202, 0.176, 0.147, 0.149, 0.070)
-"""The earlier fitted weight of each of :data:`FEATURES` in a seat's strength, in nats of odds
-of winning: the maximum-likelihood fit (:func:`~coronas.engine.learning.fit_choice`) to
-positions of 4000 seeded games between greedy and light players (a script since replaced by
-``coronas train hierro``). The shipped value model (``data/value_model.json``)
-took its place in :func:`evaluate`; these weights are its baseline (:func:`earlier_evaluate`).
-"""
-
 
 def settled(state: HierroState) -> bool:
     """Whether a cut playout may be scored here: at a seat's turn or at the end, not while an
-    assault, a battle or a draw waits for its dice or its cards (``evaluate`` counts castles
-    and VP, and would score an assault as if it had failed)."""
+    assault, a battle or a draw waits for its dice or its cards (the evaluations count
+    castles and VP, and would score an assault as if it had failed)."""
     return state.step in ("play", "over")
-
-
-def evaluate(state: HierroState) -> tuple[float, ...]:
-    """Each seat's estimated chance of winning, from public information only: the shipped
-    value model (``data/value_model.json``, fitted by ``coronas train hierro``), the softmax
-    over seats of its weights times :func:`~coronas.hierro.features.value_features`, the
-    chance each seat would win if the players of its training games played on from here
-    (:meth:`Learning.evaluate <coronas.engine.learning.Learning.evaluate>`, which falls back
-    on :func:`earlier_evaluate` if the model did not beat it). At the end of the game: the
-    exact shares of the winners."""
-    from coronas.hierro.features import LEARNING
-
-    return LEARNING.evaluate(state)
-
-
-def earlier_evaluate(state: HierroState) -> tuple[float, ...]:
-    """The evaluation before the shipped value model: :data:`WEIGHTS` times
-    :func:`features`, through :func:`~coronas.engine.evaluation.logistic_shares` with a scale
-    of 1 (the value model's baseline)."""
-    if state.is_terminal():
-        return win_shares(state)
-    strengths = [sum(w * x for w, x in zip(WEIGHTS, row, strict=True)) for row in features(state)]
-    return logistic_shares(strengths, 1.0)
 
 
 # P(one roll of the colour's die >= target), by rule set: floats for the policy's comparisons.

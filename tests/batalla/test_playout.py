@@ -7,8 +7,8 @@ import random
 import pytest
 
 from coronas.batalla import Game
-from coronas.batalla.features import LEARNING
-from coronas.batalla.playout import LightBot, evaluate, hand_set_evaluate
+from coronas.batalla.features import LEARNING, evaluate
+from coronas.batalla.playout import LightBot, hand_set_evaluate
 from coronas.engine import State
 
 from ..playouts import check_shares_along_a_game, light_wins, play_legally

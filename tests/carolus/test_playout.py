@@ -8,7 +8,8 @@ import pytest
 
 from coronas.carolus import Game
 from coronas.carolus.bots import BOTS
-from coronas.carolus.playout import LightBot, evaluate, hand_set_evaluate
+from coronas.carolus.features import evaluate
+from coronas.carolus.playout import LightBot, hand_set_evaluate
 from coronas.engine import State
 
 from ..playouts import check_shares_along_a_game, light_wins, play_legally

@@ -16,16 +16,16 @@ from coronas.engine.actions import jsonable
 from coronas.engine.mcts import game_defaults
 from coronas.hierro import AttackCastle, Game
 from coronas.hierro.bots import BOTS
-from coronas.hierro.features import LEARNING, value_features
-from coronas.hierro.playout import (
+from coronas.hierro.features import (
     FEATURES,
-    PLAYOUT,
+    LEARNING,
     WEIGHTS,
-    LightBot,
     earlier_evaluate,
     evaluate,
     features,
+    value_features,
 )
+from coronas.hierro.playout import PLAYOUT, LightBot
 
 from ..playouts import check_shares_along_a_game, light_wins, play_legally
 from .helpers import BLUE, GREEN, RED, position
