@@ -238,6 +238,22 @@ def test_generic_code_imports_no_game_by_name(path):
             )
 
 
+@pytest.mark.parametrize("game", ["batalla", "carolus", "hierro"])
+def test_a_games_playout_reads_nothing_of_its_learned_models(game):
+    # docs/architecture.md: features.py reads the light player's helpers in playout.py and
+    # holds the value model a cut playout is scored by; playout.py, the policy alone, never
+    # reads features.py back (no import circle between the two).
+    tree = ast.parse((ROOT / game / "playout.py").read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        assert f"coronas.{game}.features" not in names, f"playout.py:{node.lineno}"
+
+
 ABOVE_THE_ENGINE = ("coronas.manygames", "coronas.widgets", "coronas.plotting", "coronas.cli")
 
 
