@@ -49,7 +49,8 @@ the advice plays out (:func:`~coronas.manygames.judgement.left_out`) and others 
 (:data:`RULES`): at each decision with a reference, the moves each rule would play, and how
 far the best of them is behind the reference's best, by the reference's own figures (the
 loss of leaving moves out, before any game). Fewer moves give each more games, and so a
-shorter shortlist; the loss says what that costs.
+shorter shortlist; the loss says what that costs. ``--prior GAME=FILE`` judges them with
+another move prior of that game (a file ``coronas train`` wrote) in place of the shipped one.
 """
 
 from __future__ import annotations
@@ -186,12 +187,15 @@ DECISION = re.compile(r"(\w+) (\d+)p seed (\d+) after (\d+)")
 
 
 def judge_rules(
-    done: dict[tuple[str, str], dict[str, Any]], rules: tuple[tuple[str, dict[str, Any]], ...]
+    done: dict[tuple[str, str], dict[str, Any]],
+    rules: tuple[tuple[str, dict[str, Any]], ...],
+    priors: dict[str, Any] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Each rule's moves played and loss at every decision of ``done`` whose reference keeps
     its ranking, by game: a dict a rule and decision (``rule``, ``moves``, ``played``,
     ``loss``: the reference's best chance less the best chance among the moves played, in
-    points)."""
+    points). ``priors`` maps a game's name to the move prior read in place of its shipped
+    one."""
     from coronas.manygames.judgement import QUICK_SECONDS, left_out, prior_values, quick_values
     from coronas.manygames.moves import ranking_view
 
@@ -207,7 +211,7 @@ def judge_rules(
             state = position(name, int(players), int(seed), int(steps))
         viewer = ranking_view(state)
         quick = quick_values(state, viewer, QUICK_SECONDS, 0)
-        prior = prior_values(state, viewer, 0)
+        prior = prior_values(state, viewer, 0, (priors or {}).get(name))
         labels = [state.describe(a) for a in state.legal_actions()]
         chance = {m["label"]: m["chance"] for m in ref["ranking"]}
         best = max(chance.values())
@@ -219,6 +223,24 @@ def judge_rules(
                 {"rule": rule, "moves": len(labels), "played": len(played), "loss": loss}
             )
     return by_game
+
+
+def read_priors(parser: argparse.ArgumentParser, pairs: list[str]) -> dict[str, Any]:
+    """The move priors ``--prior GAME=FILE`` names, by game, each file validated as the
+    game's move prior (a bad pair or file ends the run with what is wrong)."""
+    from coronas.engine.game import available_games
+    from coronas.engine.learning import ModelFileError
+
+    games, priors = available_games(), {}
+    for pair in pairs:
+        name, sep, path = pair.partition("=")
+        if not sep or name not in games or games[name].spec().learning is None:
+            parser.error(f"--prior {pair}: expected GAME=FILE, GAME one of {sorted(PLAYERS)}")
+        try:
+            priors[name] = games[name].spec().learning.move_prior(path)
+        except (OSError, ModelFileError) as error:
+            parser.error(f"--prior {pair}: {error}")
+    return priors
 
 
 def rules_table(by_game: dict[str, list[dict[str, Any]]]) -> list[list[str]]:
@@ -419,6 +441,13 @@ def main() -> None:
         "--results file, instead",
     )
     parser.add_argument(
+        "--prior",
+        action="append",
+        default=[],
+        metavar="GAME=FILE",
+        help="with --rules: read this move prior file for GAME instead of its shipped one",
+    )
+    parser.add_argument(
         "--command",
         action="store_true",
         help="time the README's coronas advise --win-chances commands as typed, instead",
@@ -430,6 +459,8 @@ def main() -> None:
         header = ["command", "seconds given", "wall time of each run (s)", "within them"]
         print(_machine.table(header, command_times(1 if args.quick else 3)))
         return
+    if args.prior and not args.rules:
+        parser.error("--prior goes with --rules")
     if args.phase == "reference" and args.results is None:
         parser.error("--phase reference reads the advice from a --results file")
     _machine.ensure_importable()
@@ -449,6 +480,7 @@ def main() -> None:
     if args.rules:
         if not args.results:
             parser.error("--rules reads the references of a --results file")
+        priors = read_priors(parser, args.prior)
         print(f"The moves left out of the games, judged on the references ({args.results})")
         print()
         header = [
@@ -459,7 +491,7 @@ def main() -> None:
             "within 2 points",
             "mean loss (points)",
         ]
-        print(_machine.table(header, rules_table(judge_rules(done, RULES))))
+        print(_machine.table(header, rules_table(judge_rules(done, RULES, priors))))
         return
     print(f"Advice ({_machine.machine_line()})")
     print(

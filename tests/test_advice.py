@@ -290,6 +290,33 @@ def test_the_advice_benchmark_judges_the_moves_left_out_on_a_reference(bench):
     ]
 
 
+def test_the_advice_benchmark_judges_the_rules_with_another_move_prior(bench, tmp_path):
+    # --prior GAME=FILE: the rules read that file's prior in place of the shipped one. A
+    # prior with every weight 0 finds the README's 29 moves equally likely, so the rule with
+    # no most keeps every one of them (each as likely as the last kept) and loses nothing
+    import json
+
+    from coronas.hierro import Game as Hierro
+
+    state = bench.readme_position()
+    labels = [state.describe(a) for a in state.legal_actions()]
+    data = json.loads(Hierro.spec().learning.path("prior").read_text())
+    data["weights"] = [0.0] * len(data["weights"])
+    (tmp_path / "flat.json").write_text(json.dumps(data))
+    flat = Hierro.spec().learning.move_prior(tmp_path / "flat.json")
+    assert prior_values(state, prior=flat) == pytest.approx([1 / 29] * 29)
+    ranking = [{"label": x, "chance": 0.6 if x == labels[-1] else 0.5} for x in labels]
+    done = {("hierro 4p seed 1 after 40", "reference"): {"group": "README", "ranking": ranking}}
+    rules = (("no most", {"most": None}),)
+    (shipped,) = bench.judge_rules(done, rules)["README"]
+    (judged,) = bench.judge_rules(done, rules, {"hierro": flat})["README"]
+    assert shipped["played"] < 29 and judged["played"] == 29 and judged["loss"] == 0
+    parser = bench.argparse.ArgumentParser()
+    assert bench.read_priors(parser, [f"hierro={tmp_path / 'flat.json'}"])["hierro"].weights
+    with pytest.raises(SystemExit):  # a prior of another game, refused with what is wrong
+        bench.read_priors(parser, [f"carolus={tmp_path / 'flat.json'}"])
+
+
 def test_the_advice_benchmark_measures_a_small_seeded_run(bench, tmp_path):
     # benchmarks/bench_advice.py's measure on a Batalla decision, 40 games against 200: the
     # figures it reports are there and within their ranges (a tiny run, not the targets);

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from coronas.engine.evaluation import win_shares
+from coronas.engine.learning import MovePrior
 from coronas.engine.state import State
 
 __all__ = [
@@ -135,17 +136,22 @@ def quick_values(
 
 
 def prior_values(
-    state: State, viewer: int | None = None, seed: int | None = 0
+    state: State,
+    viewer: int | None = None,
+    seed: int | None = 0,
+    prior: MovePrior | None = None,
 ) -> list[float] | None:
     """Every legal action's probability under the game's move prior (how likely the learned
     player is to choose it), in ``state.legal_actions()`` order; None if the game ships no
     move prior. With a ``viewer`` in a game with secrets, the average over positions
     resampled for the viewer (up to :data:`QUICK_RESAMPLES`), so that no hidden card counts;
-    None if no resample lists the same moves."""
+    None if no resample lists the same moves. ``prior`` reads another move prior of the
+    game (one refitted into a file, to compare it with the shipped one)."""
     learning = state.game.spec().learning
     if learning is None or state.current_player < 0:
         return None
-    prior = learning.move_prior()
+    if prior is None:
+        prior = learning.move_prior()
     actions = list(state.legal_actions())
     if not (viewer is not None and state.game.has_secrets):
         return prior.probabilities(state, actions)
