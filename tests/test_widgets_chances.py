@@ -114,6 +114,29 @@ def test_the_moves_are_ranked_on_request_for_the_seat_to_move_only():
     assert f"The moves are {model.state.player_name(mover)}&#x27;s to rank" in other.html
 
 
+def test_every_move_plays_out_the_moves_the_learned_player_would_leave_out():
+    # "every move": the ranking plays every legal move out (none left out by the move
+    # prior or the value model); the box in the panel sets it
+    state = Batalla(seed=1).new_initial_state()
+    rng, light = random.Random(1), Batalla.bot("light")
+    while state.is_chance_node() or len(state.legal_actions()) < 4:
+        state.apply(
+            state.sample_chance(rng) if state.is_chance_node() else light.choose(state, rng)
+        )
+    stepper = Stepper(state, seed=1)
+    panel = stepper.panel
+    shown = panel.compute(moves=True, games=4)
+    assert any(r["dropped"].startswith("left out") for r in shown.rows)
+    (box,) = [c for c in stepper.chances.children[0].children if c.description == "every move"]
+    assert not box.value
+    box.value = True
+    assert panel.every_move
+    every = panel.compute(moves=True, games=4)
+    assert len(every.rows) == len(state.legal_actions())
+    assert not any(r["dropped"] for r in every.rows)
+    assert all(r["games"] == 4 for r in every.rows)
+
+
 def _first_figures(shown: list[str], timeout: float = 60.0) -> None:
     """Wait until a run showed its first figures (after its opening words)."""
     deadline = time.monotonic() + timeout

@@ -14,8 +14,10 @@ position they were computed for. Both answers ("who wins" and "rank the moves") 
 same eyes: in the open view of a game with hidden cards, at a decision, both from the mover's
 view (a ranking is advice for the mover, who does not see the others' cards), and each says
 whose view it is. "Rank the moves" shows the value model's quick ranking within a second,
-marked as such, then the games refine it. When the games stop, the panel says why: every
-figure had its games, the intervals were as narrow as asked, the time was up, or Stop.
+marked as such, then the games refine it; by default only the moves the learned player
+would choose are played out, and "every move" plays them all (slower to narrow, but it
+cannot leave the best move out). When the games stop, the panel says why: every figure had
+its games, the intervals were as narrow as asked, the time was up, or Stop.
 
 The thread plays on its own copy of the game, cloned before it starts by the thread that
 plays the moves, so a click while it runs changes only the game on the table. A run whose
@@ -48,7 +50,9 @@ class WinPanel:
     default: the fastest policy that plays sensibly, or a bot); ``seconds`` and
     ``precision`` (the widest interval's half-width) stop a run, whichever comes first.
     ``seed`` fixes the games (default: the stepper's seed; None at a locked table, where
-    figures drawn from a known seed could tell what the dice will do).
+    figures drawn from a known seed could tell what the dice will do). ``every_move`` plays
+    every legal move out in a ranking, none left out by the learned player or the value
+    model (:func:`~.moves.rank_actions` with ``prior_mass=None, drop_behind=None``).
     """
 
     def __init__(
@@ -58,8 +62,10 @@ class WinPanel:
         seconds: float = 20.0,
         precision: float = 0.01,
         seed: int | None = None,
+        every_move: bool = False,
     ):
         self.model = model
+        self.every_move = every_move
         self.bots = bots
         self.seconds = seconds
         self.precision = precision
@@ -124,6 +130,8 @@ class WinPanel:
             limits = {"precision": self.precision, "time": self.seconds}
         options = dict(seed=self.seed, viewer=viewer, on_update=on_update, **limits)
         if moves:
+            if self.every_move:
+                options.update(prior_mass=None, drop_behind=None)
             return rank_actions(state, self._bots(state), **options)
         return win_chances(state, self._bots(state), **options)
 
@@ -230,14 +238,21 @@ def _note(text: str, error: bool = False) -> str:
 
 
 def panel_widget(panel: WinPanel) -> Any:
-    """The panel as ipywidgets: "Who wins from here?", "Rank the moves" and Stop buttons and
-    the figures, redrawn while a run goes on."""
+    """The panel as ipywidgets: "Who wins from here?", "Rank the moves" and Stop buttons, an
+    "every move" box for the ranking, and the figures, redrawn while a run goes on."""
     import ipywidgets as w
 
     out = w.HTML()
     ask = w.Button(description="Who wins from here?", layout=w.Layout(width="auto"))
     rank = w.Button(description="Rank the moves", layout=w.Layout(width="auto"))
     stop = w.Button(description="Stop", layout=w.Layout(width="auto"))
+    every = w.Checkbox(
+        value=panel.every_move,
+        description="every move",
+        tooltip="Rank the moves: play every move out, not only the learned player's choices",
+        indent=False,
+        layout=w.Layout(width="auto"),
+    )
 
     def show(html: str) -> None:
         out.value = html
@@ -245,6 +260,7 @@ def panel_widget(panel: WinPanel) -> Any:
     ask.on_click(lambda _: panel.start(show) or show(panel.html))
     rank.on_click(lambda _: panel.start(show, moves=True) or show(panel.html))
     stop.on_click(lambda _: panel.stop(by_player=True))
-    box = w.VBox([w.HBox([ask, rank, stop]), out])
+    every.observe(lambda change: setattr(panel, "every_move", change["new"]), names="value")
+    box = w.VBox([w.HBox([ask, rank, stop, every]), out])
     box.show = show  # type: ignore[attr-defined]
     return box
