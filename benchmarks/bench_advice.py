@@ -28,6 +28,13 @@ games, the reference is the same whatever else runs beside it, so it can share t
 with other long runs and be made over several sittings. With ``--results`` each phase writes
 each decision to the file as it ends; ``--phase`` runs one of them.
 
+``--every-move`` gives the advice every move to play out (none left out by the value model or
+the move prior), and ``--references FILE`` judges an advice on the references of another
+results file (made at the same decisions) instead of playing its own: a rule for the advice is
+then judged in the advice's half hour, not the references' hours. The references' budget was
+set by that file's advice, so they are as strong as they were there, not twenty times this
+advice's games.
+
 Reported per decision and per game: the seconds to the quick ranking, the moves, how many
 ended with a half-width of at most 5 points or dropped with a reason (the target: all), the
 shortlist's size (target: at most 3) and the regret of the pick: the reference's chance of
@@ -304,28 +311,36 @@ def reference_games(advice: dict[str, Any], factor: float) -> int:
 
 def refer(state: Any, advice: dict[str, Any], budget: dict[str, Any]) -> dict[str, Any]:
     """The reference ranking at the decision of ``advice`` (every move played: nothing left
-    out by the value model or the move prior) and the regret of the advice's pick on it.
+    out by the value model or the move prior) and the regret of the advice's pick on it
+    (:func:`verdict`). ``ranking`` keeps every move's figures in the reference's order
+    (:func:`row`), so that other rules for the moves the advice plays out, and other advice,
+    can be judged on the same references later."""
+    ref = state.rank_actions(prior_mass=None, drop_behind=None, **budget)
+    ranking = [row(r) for r in ref.rows]
+    return {**verdict(ranking, advice["picked"]), "ranking": ranking}
+
+
+def verdict(ranking: list[dict[str, Any]], picked: str) -> dict[str, Any]:
+    """The regret of the move labelled ``picked`` on a reference ``ranking`` (its moves as
+    :func:`row` keeps them, best first): the reference's best, the regret in points and its
+    95% interval, and the reference's widest half-width, shortlist and games.
 
     The reference is itself an estimate, so the regret comes with its 95% interval: the
     reference's interval of its best move's chance minus the pick's (paired on the same games
     where the game plays moves on common random numbers), 0 to 0 when the pick is its best;
     and whether the pick is on the reference's shortlist (the moves it cannot tell from its
-    best). ``ranking`` keeps every move's figures in the reference's order (:func:`row`), so
-    that other rules for the moves the advice plays out can be judged on the same references
-    later."""
-    ref = state.rank_actions(prior_mass=None, drop_behind=None, **budget)
-    rows = {r["label"]: r for r in ref.rows}
-    best, pick = ref.rows[0], rows[advice["picked"]]
-    widths = [(r["high"] - r["low"]) / 2 for r in ref.rows if not r["dropped"]]
+    best)."""
+    rows = {r["label"]: r for r in ranking}
+    best, pick = ranking[0], rows[picked]
+    widths = [(r["high"] - r["low"]) / 2 for r in ranking if not r["dropped"]]
     return {
         "best": best["label"],
-        "regret": 100 * float(best["chance"] - pick["chance"]),
+        "regret": 100 * (best["chance"] - pick["chance"]),
         "regret_interval": [100 * x for x in regret_interval(best, pick)],
         "picked_on_shortlist": bool(pick["shortlist"]),
         "reference_width": 100 * max(widths, default=0.0),
-        "reference_shortlist": sum(1 for r in ref.rows if r["shortlist"]),
-        "reference_games": sum(r["games"] for r in ref.rows),
-        "ranking": [row(r) for r in ref.rows],
+        "reference_shortlist": sum(1 for r in ranking if r["shortlist"]),
+        "reference_games": sum(r["games"] for r in ranking),
     }
 
 
@@ -405,6 +420,21 @@ def read_results(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], 
     return done
 
 
+def read_references(path: Path) -> dict[str, dict[str, Any]]:
+    """The reference records of the results file ``path``, by decision (its records checked
+    as :func:`read_results` checks them, against the settings of its first line)."""
+    try:
+        with path.open() as lines:
+            first = json.loads(next(lines, "{}"))
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"--references {path}: {error}") from None
+    settings = first.get("settings") if isinstance(first, dict) else None
+    if not isinstance(settings, dict):
+        raise SystemExit(f"--references {path}: expected a results file of this benchmark")
+    done = read_results(path, settings)
+    return {key: record for (key, phase), record in done.items() if phase == "reference"}
+
+
 PHASES = ("advice", "reference")
 
 
@@ -441,6 +471,17 @@ def main() -> None:
         "--results file, instead",
     )
     parser.add_argument(
+        "--every-move",
+        action="store_true",
+        help="the advice plays every move out, none left out by the value model or the prior",
+    )
+    parser.add_argument(
+        "--references",
+        type=Path,
+        metavar="FILE",
+        help="judge the advice on the references of this results file instead of its own",
+    )
+    parser.add_argument(
         "--prior",
         action="append",
         default=[],
@@ -461,6 +502,8 @@ def main() -> None:
         return
     if args.prior and not args.rules:
         parser.error("--prior goes with --rules")
+    if args.references is not None and args.phase == "reference":
+        parser.error("--references gives the references: no reference phase to run")
     if args.phase == "reference" and args.results is None:
         parser.error("--phase reference reads the advice from a --results file")
     _machine.ensure_importable()
@@ -468,7 +511,7 @@ def main() -> None:
     decisions = 1 if args.quick else args.decisions
     factor = 2.0 if args.quick else args.factor
     games = args.game or sorted(PLAYERS)
-    phases = (args.phase,) if args.phase else PHASES
+    phases = ("advice",) if args.references else (args.phase,) if args.phase else PHASES
     settings = {
         "time": seconds,
         "factor": factor,
@@ -476,6 +519,9 @@ def main() -> None:
         "decisions": decisions,
         "reference": "games",
     }
+    if args.every_move:
+        settings["every_move"] = True
+    borrowed = read_references(args.references) if args.references else {}
     done = read_results(args.results, settings) if args.results else {}
     if args.rules:
         if not args.results:
@@ -531,12 +577,16 @@ def main() -> None:
             state = readme_position() if group == "README" else position(name, players, seed, steps)
             if adv is None and "advice" in phases:
                 budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
+                if args.every_move:
+                    budget.update(prior_mass=None, drop_behind=None)
                 adv = keep(advise(state, budget), key, group, "advice")
             if ref is None and adv is not None and "reference" in phases:
                 budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}
                 ref = keep(refer(state, adv, budget), key, group, "reference")
         if adv is None:
             continue
+        if ref is None and "ranking" in borrowed.get(key, {}):
+            ref = verdict(borrowed[key]["ranking"], adv["picked"])
         by_game.setdefault(group, []).append({**adv, **(ref or {})})
         judged = (
             "| - | - | - |"

@@ -11,6 +11,7 @@ import math
 import random
 import time
 from fractions import Fraction
+from pathlib import Path
 from unittest.mock import ANY
 
 import pytest
@@ -385,6 +386,32 @@ def test_the_advice_benchmark_measures_a_small_seeded_run(bench, tmp_path):
     results.write_text(text + text.splitlines()[0][:40])
     assert set(bench.read_results(results, settings)) == {("d", "advice"), ("d", "reference")}
     assert results.read_text() == text
+    # another advice judged on these references: the regret of its pick from the kept
+    # ranking (:func:`verdict`); on the references of the committed run, made before it
+    # existed, it gives the regrets they worked out from their rankings when played
+    kept_run = Path(bench.__file__).parent / "results" / "advice-b3b81f2.jsonl"
+    records = [json.loads(line) for line in kept_run.read_text().splitlines()]
+    picks = {r["decision"]: r["picked"] for r in records if r["phase"] == "advice"}
+    played = [r for r in records if r["phase"] == "reference"]
+    assert len(played) == 151
+    for record in played:
+        again = bench.verdict(record["ranking"], picks[record["decision"]])
+        assert again["best"] == record["best"] and again["regret"] == pytest.approx(
+            record["regret"]
+        )
+        assert again["regret_interval"] == pytest.approx(record["regret_interval"])
+        assert again["picked_on_shortlist"] == record["picked_on_shortlist"]
+        assert again["reference_games"] == record["reference_games"]
+    assert bench.read_references(results) == {"d": read["d", "reference"]}
+    other = ref["ranking"][-1]["label"]  # the reference's last move, picked instead
+    judged = bench.verdict(ref["ranking"], other)
+    assert judged["regret"] == pytest.approx(
+        100 * (ref["ranking"][0]["chance"] - ref["ranking"][-1]["chance"])
+    )
+    assert judged["regret"] >= ref["regret"] or other == got["picked"]
+    (tmp_path / "other.jsonl").write_text("not a results file\n")
+    with pytest.raises(SystemExit, match=r"--references .*other\.jsonl"):
+        bench.read_references(tmp_path / "other.jsonl")
     # a line that is not a record is named, not a traceback
     results.write_text(text + "[1, 2]\n")
     with pytest.raises(SystemExit, match=r"advice\.jsonl, line 3: expected a JSON object"):
