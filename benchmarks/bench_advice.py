@@ -540,11 +540,17 @@ def main() -> None:
         print(_machine.table(header, rules_table(judge_rules(done, RULES, priors))))
         return
     print(f"Advice ({_machine.machine_line()})")
+    references = (
+        f"the references of {args.references}"
+        if args.references
+        else f"the reference {factor:g} times its games on every move"
+    )
     print(
-        f"{seconds:g} s a ranking, the reference {factor:g} times its games on every move, "
-        f"{args.jobs} worker processes, {decisions} held-out decisions a game"
+        f"{seconds:g} s a ranking"
+        + (", every move played out" if args.every_move else "")
+        + f", {references}, {args.jobs} worker processes, {decisions} held-out decisions a game"
         + (f"; {len(done)} records read from {args.results}" if done else "")
-        + ("" if args.phase is None else f"; the {args.phase} only")
+        + ("" if args.phase is None or args.references else f"; the {args.phase} only")
     )
     print()
     print(
