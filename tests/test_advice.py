@@ -9,6 +9,7 @@ import dataclasses
 import json
 import math
 import random
+import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -289,6 +290,30 @@ def test_the_advice_benchmark_judges_the_moves_left_out_on_a_reference(bench):
         ["README", "shipped", "1", f"{shipped['played']:.1f} of 29.0", "0 of 1", "10.00"],
         ["README", "every move", "1", "29.0 of 29.0", "1 of 1", "0.00"],
     ]
+
+
+def test_the_advice_benchmark_judges_every_move_on_another_run_s_references(
+    bench, tmp_path, monkeypatch, capsys
+):
+    # --every-move --references FILE: a tiny advice (1 s, the first held-out Batalla decision)
+    # with no move left out, its pick judged on the committed run's reference there; the
+    # record says it played every move, and no reference is played
+    kept_run = Path(bench.__file__).parent / "results" / "advice-b3b81f2.jsonl"
+    results = tmp_path / "every.jsonl"
+    argv = ["bench_advice.py", "--quick", "--game", "batalla", "--every-move"]
+    argv += ["--references", str(kept_run), "--results", str(results), "--jobs", "1"]
+    monkeypatch.setattr(sys, "argv", argv)
+    bench.main()
+    (record,) = [json.loads(line) for line in results.read_text().splitlines()]
+    assert record["phase"] == "advice" and record["settings"]["every_move"] is True
+    reference = bench.read_references(kept_run)[record["decision"]]
+    judged = bench.verdict(reference["ranking"], record["picked"])
+    out = capsys.readouterr().out
+    assert "every move played out, the references of" in out
+    assert f"| {record['picked']} | {judged['best']} | {judged['regret']:.1f} (" in out
+    monkeypatch.setattr(sys, "argv", [*argv, "--phase", "reference"])
+    with pytest.raises(SystemExit):  # the references are given: no reference phase to run
+        bench.main()
 
 
 def test_the_advice_benchmark_judges_the_rules_with_another_move_prior(bench, tmp_path):
