@@ -315,7 +315,9 @@ def refer(state: Any, advice: dict[str, Any], budget: dict[str, Any]) -> dict[st
     (:func:`verdict`). ``ranking`` keeps every move's figures in the reference's order
     (:func:`row`), so that other rules for the moves the advice plays out, and other advice,
     can be judged on the same references later."""
-    ref = state.rank_actions(prior_mass=None, drop_behind=None, **budget)
+    from coronas.manygames.moves import EVERY_MOVE
+
+    ref = state.rank_actions(**EVERY_MOVE, **budget)
     ranking = [row(r) for r in ref.rows]
     return {**verdict(ranking, advice["picked"]), "ranking": ranking}
 
@@ -507,6 +509,8 @@ def main() -> None:
     if args.phase == "reference" and args.results is None:
         parser.error("--phase reference reads the advice from a --results file")
     _machine.ensure_importable()
+    from coronas.manygames.moves import EVERY_MOVE
+
     seconds = 1.0 if args.quick else args.time
     decisions = 1 if args.quick else args.decisions
     factor = 2.0 if args.quick else args.factor
@@ -584,7 +588,7 @@ def main() -> None:
             if adv is None and "advice" in phases:
                 budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
                 if args.every_move:
-                    budget.update(prior_mass=None, drop_behind=None)
+                    budget.update(EVERY_MOVE)
                 adv = keep(advise(state, budget), key, group, "advice")
             if ref is None and adv is not None and "reference" in phases:
                 budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}

@@ -228,7 +228,7 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
     import time as clock
 
     from coronas.engine.seats import parse_seat
-    from coronas.manygames.moves import rank_actions
+    from coronas.manygames.moves import EVERY_MOVE, rank_actions
     from coronas.manygames.winchances import win_chances
 
     viewer = None
@@ -269,7 +269,7 @@ def game_chances(state: Any, args: argparse.Namespace) -> dict[str, Any]:
         if deciding:
             # the moves are ranked from the mover's view, whoever's view the chances are from
             mover = {**options, "viewer": None if viewer is None else state.current_player}
-            every = {"prior_mass": None, "drop_behind": None} if args.every_move else {}
+            every = EVERY_MOVE if args.every_move else {}
             ranking = rank_actions(
                 state, bots, time=left(), on_update=_quick_first(args), **mover, **every
             )

@@ -22,6 +22,7 @@ from coronas.engine.state import State
 
 __all__ = [
     "DROP_BEHIND",
+    "EVERY_MOVE",
     "LEFT_BY_PRIOR",
     "MAX_KEPT",
     "MAX_QUICK_OUTCOMES",
@@ -54,6 +55,10 @@ games, each with its prior. Moves as likely as the last one kept are kept with i
 prior leaves nothing out."""
 MIN_PRIOR_KEPT = 3
 """The fewest moves the move prior keeps in the games."""
+EVERY_MOVE = {"prior_mass": None, "drop_behind": None}
+""":func:`left_out`'s (and ``rank_actions``') options that play every legal move out: none left
+out by the move prior or by the value model (``advise --every-move``, the stepper's "every
+move" box, the reference of the advice benchmark)."""
 MAX_KEPT = 3
 """The most moves a ranking plays out when the move prior leaves some out: the quick
 estimate's best, then the prior's likeliest (the quick estimate's better on a tie). Where more

@@ -56,6 +56,7 @@ from coronas.manygames.intervals import (
 )
 from coronas.manygames.judgement import (
     DROP_BEHIND,
+    EVERY_MOVE,
     LEFT_BY_PRIOR,
     MAX_KEPT,
     MAX_QUICK_OUTCOMES,
@@ -73,6 +74,7 @@ from coronas.manygames.runner import DEFAULT_MAX_STEPS
 
 __all__ = [
     "DROP_BEHIND",
+    "EVERY_MOVE",
     "MAX_KEPT",
     "MAX_QUICK_OUTCOMES",
     "MIN_DROP_GAMES",

@@ -52,7 +52,7 @@ class WinPanel:
     ``seed`` fixes the games (default: the stepper's seed; None at a locked table, where
     figures drawn from a known seed could tell what the dice will do). ``every_move`` plays
     every legal move out in a ranking, none left out by the learned player or the value
-    model (:func:`~.moves.rank_actions` with ``prior_mass=None, drop_behind=None``).
+    model (:func:`~.moves.rank_actions` with :data:`~.moves.EVERY_MOVE`).
     """
 
     def __init__(
@@ -121,7 +121,7 @@ class WinPanel:
         self, position: tuple[State, Any], on_update: Any, moves: bool, limits: dict[str, Any]
     ) -> Any:
         """:meth:`compute` on ``position`` (a copy of the game and the viewer)."""
-        from coronas.manygames.moves import rank_actions, ranking_view
+        from coronas.manygames.moves import EVERY_MOVE, rank_actions, ranking_view
         from coronas.manygames.winchances import win_chances
 
         state, viewer = position
@@ -131,7 +131,7 @@ class WinPanel:
         options = dict(seed=self.seed, viewer=viewer, on_update=on_update, **limits)
         if moves:
             if self.every_move:
-                options.update(prior_mass=None, drop_behind=None)
+                options.update(EVERY_MOVE)
             return rank_actions(state, self._bots(state), **options)
         return win_chances(state, self._bots(state), **options)
 
