@@ -29,7 +29,8 @@ with other long runs and be made over several sittings. With ``--results`` each 
 each decision to the file as it ends; ``--phase`` runs one of them.
 
 ``--every-move`` gives the advice every move to play out (none left out by the value model or
-the move prior), and ``--references FILE`` judges an advice on the references of another
+the move prior), ``--halving`` has it halve the moves it plays out (sequential halving, down
+to three), and ``--references FILE`` judges an advice on the references of another
 results file (made at the same decisions) instead of playing its own: a rule for the advice is
 then judged in the advice's half hour, not the references' hours. The references' budget was
 set by that file's advice, so they are as strong as they were there, not twenty times this
@@ -478,6 +479,12 @@ def main() -> None:
         help="the advice plays every move out, none left out by the value model or the prior",
     )
     parser.add_argument(
+        "--halving",
+        action="store_true",
+        help="the advice halves the moves it plays out (sequential halving: the worse half "
+        "dropped at each of the time's equal parts, down to 3)",
+    )
+    parser.add_argument(
         "--references",
         type=Path,
         metavar="FILE",
@@ -525,6 +532,8 @@ def main() -> None:
     }
     if args.every_move:
         settings["every_move"] = True
+    if args.halving:
+        settings["halving"] = True
     borrowed = read_references(args.references) if args.references else {}
     done = read_results(args.results, settings) if args.results else {}
     if args.rules:
@@ -552,6 +561,7 @@ def main() -> None:
     print(
         f"{seconds:g} s a ranking"
         + (", every move played out" if args.every_move else "")
+        + (", the moves halved" if args.halving else "")
         + f", {references}, {args.jobs} worker processes, {decisions} held-out decisions a game"
         + (f"; {len(done)} records read from {args.results}" if done else "")
         + ("" if args.phase is None or args.references else f"; the {args.phase} only")
@@ -589,6 +599,8 @@ def main() -> None:
                 budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
                 if args.every_move:
                     budget.update(EVERY_MOVE)
+                if args.halving:
+                    budget["halving"] = True
                 adv = keep(advise(state, budget), key, group, "advice")
             if ref is None and adv is not None and "reference" in phases:
                 budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}

@@ -37,6 +37,7 @@ from coronas.manygames.runner import (
     Task,
     draw_tasks,
     run,
+    run_many,
 )
 from coronas.manygames.scoring import check_horizon, play_cut_chunk, play_luck_chunk
 
@@ -235,6 +236,25 @@ class Games:
             )
         records = run(match, tasks, executor=self.executor, chunk_size=chunk)
         return self._summed([(r, None) for r in records], "")
+
+    def play_many(
+        self,
+        starts: Sequence[FromPosition],
+        tasks: Sequence[list[Task]],
+        luck: bool = False,
+        horizon: int | None = None,
+    ) -> list[Played]:
+        """:meth:`play` for each start with its tasks, in order; plain games on an executor
+        are all sent at once (:func:`~.runner.run_many`), so that the workers go from one
+        start's games to the next without waiting for each start's last game."""
+        if luck or horizon or self.executor is None:
+            return [self.play(s, t, luck, horizon) for s, t in zip(starts, tasks, strict=True)]
+        runs = [
+            (Match(s, self.bots, self.max_steps), t) for s, t in zip(starts, tasks, strict=True)
+        ]
+        chunk = max(1, max(map(len, tasks), default=1) // (2 * self.jobs))
+        played = run_many(runs, executor=self.executor, chunk_size=chunk)
+        return [self._summed([(r, None) for r in records], "") for records in played]
 
     def _summed(
         self, pairs: Sequence[tuple[GameRecord, tuple[float, ...] | None]], figure: str
@@ -563,8 +583,11 @@ def play_out(
             batches = [tasks if common or k == 0 else runs.draw(n) for k in range(len(live))]
 
             def play(lo: int, hi: int) -> None:
-                for arm, mine in zip(live, batches, strict=True):  # noqa: B023 (called at once)
-                    arm.add(runs.play(arm.start, mine[lo:hi], setup.luck, setup.horizon))
+                starts = [a.start for a in live]  # noqa: B023 (called at once)
+                pieces = [mine[lo:hi] for mine in batches]  # noqa: B023
+                got = runs.play_many(starts, pieces, setup.luck, setup.horizon)
+                for arm, one in zip(live, got, strict=True):  # noqa: B023
+                    arm.add(one)
                 if progress is not None:
                     progress(hi - lo)
 

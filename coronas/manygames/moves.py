@@ -75,6 +75,7 @@ from coronas.manygames.runner import DEFAULT_MAX_STEPS
 __all__ = [
     "DROP_BEHIND",
     "EVERY_MOVE",
+    "HALVING_BATCH",
     "MAX_KEPT",
     "MAX_QUICK_OUTCOMES",
     "MIN_DROP_GAMES",
@@ -83,6 +84,7 @@ __all__ = [
     "QUICK_RESAMPLES",
     "QUICK_SECONDS",
     "ActionRanking",
+    "halving_sizes",
     "left_out",
     "prior_kept",
     "prior_values",
@@ -94,6 +96,29 @@ __all__ = [
 MIN_DROP_GAMES = 40
 """A move is dropped by its paired interval only after this many games: fewer pairs make a
 normal interval unreliable."""
+
+
+HALVING_BATCH = 4
+"""The games a worker plays for every live move between two looks at them when the moves are
+halved (20 otherwise): at 29 moves a batch of 20 a worker is most of a 10-second budget, and
+halving looks several times within it."""
+
+
+def halving_sizes(moves: int, keep: int = MAX_KEPT) -> list[int]:
+    """How many moves sequential halving keeps playing after each of its cuts, from ``moves``
+    down to ``keep``: half of them each time (rounded up), the last cut to ``keep``.
+
+    >>> halving_sizes(29)
+    [15, 8, 4, 3]
+    >>> halving_sizes(3)
+    []
+    """
+    sizes: list[int] = []
+    n = moves
+    while n > keep:
+        n = max(keep, -(-n // 2))
+        sizes.append(n)
+    return sizes
 
 
 def _dice_odds(state: State, action: Any) -> Any:
@@ -149,12 +174,13 @@ def rank_actions(
     executor: Any = None,
     jobs: int = 1,
     max_steps: int = DEFAULT_MAX_STEPS,
-    batch: int = 20,
+    batch: int | None = None,
     on_update: Any = None,
     common: bool | None = None,
     drop_behind: float | None = DROP_BEHIND,
     prior_mass: float | None = PRIOR_MASS,
     race: bool = True,
+    halving: bool = False,
     luck: bool = False,
     horizon: int | None = None,
 ) -> ActionRanking:
@@ -176,12 +202,18 @@ def rank_actions(
     behind the best (None: none); ``race`` drops from later games a move whose paired
     difference from the best is below zero at 95% corrected for the number of moves and for
     every batch at which they are compared (Bonferroni, look ``t`` given ``1/(t(t+1))`` of
-    the 5%), after :data:`MIN_DROP_GAMES` games. ``prior_mass`` plays out only the
-    learned player's likeliest moves, by the game's move prior (:func:`prior_values`), until
-    together they hold that much of its probability (at least :data:`MIN_PRIOR_KEPT`, and the
-    quick estimate's best; None: every move), :data:`MAX_KEPT` at most, the quick estimate's
-    best first: the games go to the few moves worth them, which they can tell apart in
-    seconds. A dropped move keeps its figures and says why.
+    the 5%), after :data:`MIN_DROP_GAMES` games. ``halving`` plays the moves out by
+    sequential halving: the budget (``time`` or ``games``) in equal parts, and at the end of
+    each part the worse half of the moves still played (by their figures so far, on the same
+    games) dropped, until :data:`MAX_KEPT` are left to share the last part
+    (:func:`halving_sizes`; ``batch`` then defaults to :data:`HALVING_BATCH`, 20 otherwise).
+    The games go to the moves that could be best even where neither judgement before the
+    games can tell which those are. Without ``time`` or ``games`` it does nothing.
+    ``prior_mass`` plays out only the learned player's likeliest moves, by the game's move prior
+    (:func:`prior_values`), until together they hold that much of its probability (at least
+    :data:`MIN_PRIOR_KEPT`, and the quick estimate's best; None: every move), :data:`MAX_KEPT`
+    at most, the quick estimate's best first: the games go to the few moves worth them, which
+    they can tell apart in seconds. A dropped move keeps its figures and says why.
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
     a tenth of it (:data:`QUICK_SECONDS` at most), the exact attempts share
@@ -211,6 +243,8 @@ def rank_actions(
         raise ValueError(
             f"prior_mass is a probability between 0 and 1, or None; got {prior_mass!r}"
         )
+    if batch is None:
+        batch = HALVING_BATCH if halving else 20
     mover = state.current_player
     viewer = ranking_view(state, viewer)
     if state.game.has_secrets and viewer != mover:
@@ -352,8 +386,41 @@ def rank_actions(
         )
         return ranking, widest
 
+    cuts = halving_sizes(sum(a.live for a in arms)) if halving else []
+    games_time = budget.remaining() if budget.time is not None else None
+    games_began = budget.clock()
+
+    def halve() -> None:
+        """Sequential halving: drop the worse half of the live moves at the end of each of
+        the budget's equal parts."""
+        if games_time is not None:
+            done = (budget.clock() - games_began) / max(games_time, 1e-9)
+        elif budget.games is not None:
+            done = min(a.played for a in arms if a.live) / budget.games
+        else:
+            return
+        parts = len(cuts) + 1
+        while cuts and done >= (parts - len(cuts)) / parts:
+            keep = cuts.pop(0)
+            live = [i for i, a in enumerate(arms) if a.live]
+            if len(live) <= keep:
+                continue
+            order = sorted(
+                live,
+                key=lambda i: (-arms[i].chance(mover), -(quick[i] if quick is not None else 0)),
+            )
+            top = arms[order[0]].chance(mover)
+            for i in order[keep:]:
+                behind = float(top - arms[i].chance(mover)) * 100
+                arms[i].dropped = (
+                    f"dropped after {arms[i].ended} games: not among the best {keep} of the "
+                    f"{len(live)} moves still played ({behind:.1f} points behind the best)"
+                )
+
     def prune(_: Sequence[Arm]) -> None:
         nonlocal looks
+        if cuts:
+            halve()
         if not race or all(a.ended < MIN_DROP_GAMES for a in arms if a.live):
             return
         looks += 1

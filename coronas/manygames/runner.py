@@ -53,6 +53,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from coronas.engine import CHANCE, GameDidNotEnd, State, play
@@ -84,6 +85,7 @@ __all__ = [
     "rotated_seats",
     "run",
     "run_games",
+    "run_many",
     "stop_workers",
     "worker_pool",
 ]
@@ -267,13 +269,43 @@ def run(
 
     if executor is None and jobs > 1:
         with worker_pool(jobs) as pool:
-            _run_on(pool, match, _Chunks(todo(), chunk_size), keep, retries)
+            _run_on(pool, [(match, _Chunks(todo(), chunk_size), keep)], retries)
     elif executor is None:
         for task in todo():
             keep(play_task(match, task)[1])
     else:
-        _run_on(executor, match, _Chunks(todo(), chunk_size), keep, retries)
+        _run_on(executor, [(match, _Chunks(todo(), chunk_size), keep)], retries)
     return [records[i] for i in sorted(records)]
+
+
+def run_many(
+    runs: Sequence[tuple[Match, Sequence[Task]]],
+    *,
+    executor: concurrent.futures.Executor | None = None,
+    chunk_size: int | None = None,
+    retries: int = 2,
+) -> list[list[GameRecord]]:
+    """Play several runs' tasks at once, each run's records in its tasks' order: as
+    :func:`run` for each ``(match, tasks)`` in turn, but on ``executor`` every run's chunks
+    are sent before any is waited for, so that the workers never wait for the last chunk of
+    one run before the next run's begin (the moves of a ranking, each played on the same
+    games). Without an executor, here, one game at a time."""
+    got: list[dict[int, GameRecord]] = [{} for _ in runs]
+    if executor is None:
+        for k, (match, tasks) in enumerate(runs):
+            for task in tasks:
+                got[k][task.index] = play_task(match, task)[1]
+    else:
+        sources = [
+            (match, _Chunks(iter(tasks), chunk_size), partial(_keep_in, got[k]))
+            for k, (match, tasks) in enumerate(runs)
+        ]
+        _run_on(executor, sources, retries)
+    return [[mine[i] for i in sorted(mine)] for mine in got]
+
+
+def _keep_in(records: dict[int, GameRecord], record: GameRecord) -> None:
+    records[record.index] = record
 
 
 class _Chunks:
@@ -302,25 +334,32 @@ class _Chunks:
 
 def _run_on(
     executor: concurrent.futures.Executor,
-    match: Match,
-    chunks: _Chunks,
-    keep: Callable[[GameRecord], None],
+    sources: Sequence[tuple[Match, _Chunks, Callable[[GameRecord], None]]],
     retries: int,
 ) -> None:
-    """Play the chunks on ``executor``, at most ``IN_FLIGHT`` at a time; a chunk whose future
-    fails is sent again (at most ``retries`` times), so a lost worker loses no game. Any
-    exception (Ctrl-C) cancels the chunks not started and returns at once."""
-    pending: dict[concurrent.futures.Future, tuple[list[Task], int]] = {}
+    """Play the chunks of every source ``(match, chunks, keep)`` on ``executor``, one source
+    after another, at most ``IN_FLIGHT`` chunks at a time, each record to its source's
+    ``keep``; a chunk whose future fails is sent again (at most ``retries`` times), so a lost
+    worker loses no game. Any exception (Ctrl-C) cancels the chunks not started and returns at
+    once."""
+    Sent = tuple[list[Task], int, int]  # the chunk, its tries, its source
+    pending: dict[concurrent.futures.Future, Sent] = {}
+    current = 0  # the source whose chunks are being sent
 
-    def send(chunk: list[Task], tries: int = 0) -> None:
+    def send(chunk: list[Task], source: int, tries: int = 0) -> None:
         sending = int.from_bytes(os.urandom(8), "big")
-        pending[executor.submit(play_chunk, match, chunk, sending)] = (chunk, tries)
+        match = sources[source][0]
+        pending[executor.submit(play_chunk, match, chunk, sending)] = (chunk, tries, source)
 
     def send_next() -> bool:
-        chunk = chunks.next()
-        if chunk:
-            send(chunk)
-        return bool(chunk)
+        nonlocal current
+        while current < len(sources):
+            chunk = sources[current][1].next()
+            if chunk:
+                send(chunk, current)
+                return True
+            current += 1
+        return False
 
     try:
         while len(pending) < IN_FLIGHT and send_next():
@@ -330,14 +369,15 @@ def _run_on(
                 pending, return_when=concurrent.futures.FIRST_COMPLETED
             )
             for future in finished:
-                chunk, tries = pending.pop(future)
+                chunk, tries, source = pending.pop(future)
                 try:
                     got, seconds = future.result()
                 except Exception:
                     if tries >= retries:
                         raise
-                    send(chunk, tries + 1)
+                    send(chunk, source, tries + 1)
                     continue
+                _, chunks, keep = sources[source]
                 chunks.timed(len(got), seconds)
                 for record in got:
                     keep(record)
