@@ -29,12 +29,11 @@ with other long runs and be made over several sittings. With ``--results`` each 
 each decision to the file as it ends; ``--phase`` runs one of them.
 
 ``--every-move`` gives the advice every move to play out (none left out by the value model or
-the move prior), ``--halving`` has it halve the moves it plays out (sequential halving, down
-to three), and ``--references FILE`` judges an advice on the references of another
-results file (made at the same decisions) instead of playing its own: a rule for the advice is
-then judged in the advice's half hour, not the references' hours. The references' budget was
-set by that file's advice, so they are as strong as they were there, not twenty times this
-advice's games.
+the move prior), halved (``EVERY_MOVE``), and ``--references FILE`` judges an advice on the
+references of another results file (made at the same decisions) instead of playing its own: a
+rule for the advice is then judged in the advice's half hour, not the references' hours. The
+references' budget was set by that file's advice, so they are as strong as they were there, not
+twenty times this advice's games.
 
 Reported per decision and per game: the seconds to the quick ranking, the moves, how many
 ended with a half-width of at most 5 points or dropped with a reason (the target: all), the
@@ -315,10 +314,11 @@ def refer(state: Any, advice: dict[str, Any], budget: dict[str, Any]) -> dict[st
     out by the value model or the move prior) and the regret of the advice's pick on it
     (:func:`verdict`). ``ranking`` keeps every move's figures in the reference's order
     (:func:`row`), so that other rules for the moves the advice plays out, and other advice,
-    can be judged on the same references later."""
+    can be judged on the same references later. Never halved: every move keeps its games,
+    whatever the game's own rankings do."""
     from coronas.manygames.moves import EVERY_MOVE
 
-    ref = state.rank_actions(**EVERY_MOVE, **budget)
+    ref = state.rank_actions(**{**EVERY_MOVE, "halving": False}, **budget)
     ranking = [row(r) for r in ref.rows]
     return {**verdict(ranking, advice["picked"]), "ranking": ranking}
 
@@ -476,13 +476,8 @@ def main() -> None:
     parser.add_argument(
         "--every-move",
         action="store_true",
-        help="the advice plays every move out, none left out by the value model or the prior",
-    )
-    parser.add_argument(
-        "--halving",
-        action="store_true",
-        help="the advice halves the moves it plays out (sequential halving: the worse half "
-        "dropped at each of the time's equal parts, down to 3)",
+        help="the advice plays every move out, none left out by the value model or the prior, "
+        "and halves them",
     )
     parser.add_argument(
         "--references",
@@ -532,8 +527,6 @@ def main() -> None:
     }
     if args.every_move:
         settings["every_move"] = True
-    if args.halving:
-        settings["halving"] = True
     borrowed = read_references(args.references) if args.references else {}
     done = read_results(args.results, settings) if args.results else {}
     if args.rules:
@@ -560,8 +553,7 @@ def main() -> None:
     )
     print(
         f"{seconds:g} s a ranking"
-        + (", every move played out" if args.every_move else "")
-        + (", the moves halved" if args.halving else "")
+        + (", every move played out, halved" if args.every_move else "")
         + f", {references}, {args.jobs} worker processes, {decisions} held-out decisions a game"
         + (f"; {len(done)} records read from {args.results}" if done else "")
         + ("" if args.phase is None or args.references else f"; the {args.phase} only")
@@ -599,8 +591,6 @@ def main() -> None:
                 budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
                 if args.every_move:
                     budget.update(EVERY_MOVE)
-                if args.halving:
-                    budget["halving"] = True
                 adv = keep(advise(state, budget), key, group, "advice")
             if ref is None and adv is not None and "reference" in phases:
                 budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}

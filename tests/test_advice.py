@@ -20,6 +20,7 @@ import pytest
 from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State
 from coronas.engine.surface import GameSpec
 from coronas.manygames.moves import (
+    LIKELIEST_MOVES,
     MAX_KEPT,
     PRIOR_MASS,
     left_out,
@@ -309,7 +310,7 @@ def test_the_advice_benchmark_judges_every_move_on_another_run_s_references(
     reference = bench.read_references(kept_run)[record["decision"]]
     judged = bench.verdict(reference["ranking"], record["picked"])
     out = capsys.readouterr().out
-    assert "every move played out, the references of" in out
+    assert "every move played out, halved, the references of" in out
     assert f"| {record['picked']} | {judged['best']} | {judged['regret']:.1f} (" in out
     monkeypatch.setattr(sys, "argv", [*argv, "--phase", "reference"])
     with pytest.raises(SystemExit):  # the references are given: no reference phase to run
@@ -599,7 +600,8 @@ def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_pr
         )
     prior = prior_values(state)
     assert sum(prior) == pytest.approx(1) and len(prior) == len(state.legal_actions())
-    ranking = state.rank_actions(games=4, seed=1, exact=False)
+    # Batalla's own rankings play every move: asked for the likeliest, they are these
+    ranking = state.rank_actions(games=4, seed=1, exact=False, **LIKELIEST_MOVES)
     quick = quick_values(state)
     out = left_out(quick, prior)
     kept = set(range(len(prior))) - set(out)
@@ -624,3 +626,104 @@ def test_moves_the_learned_player_would_hardly_choose_are_left_out_with_their_pr
     assert every.prior_mass is None and "learned player" not in every.basis()
     with pytest.raises(ValueError, match="prior_mass"):
         state.rank_actions(games=4, prior_mass=1.5)
+
+
+@dataclasses.dataclass(frozen=True)
+class Reach(Action):
+    k: int  # seat 0 wins if the die shows k or less
+
+
+class ReachState(Questions, State):
+    """Seat 0 picks a number from 1 to 6, then a die decides: seat 0 wins if it shows that
+    number or less. Move ``k`` wins ``k`` games in 6, and on the same rolls (common random
+    numbers) never fewer than a smaller number's."""
+
+    def _setup(self) -> None:
+        self.k = None
+        self.winner = None
+
+    def _current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        return 0 if self.k is None else CHANCE
+
+    def _legal_actions(self):
+        return [Reach(k) for k in range(1, 7)]
+
+    def _chance_outcomes(self):
+        return [(Face(v), Fraction(1, 6)) for v in range(1, 7)]
+
+    def _apply(self, action) -> None:
+        if isinstance(action, Reach):
+            self.k = action.k
+        else:
+            self.winner = 0 if action.value <= self.k else 1
+
+    def _returns(self):
+        return [1 if p == self.winner else 0 for p in (0, 1)]
+
+    def describe(self, action) -> str:
+        return f"up to {action.k}" if isinstance(action, Reach) else f"a {action.value}"
+
+
+class ReachGame(Game):
+    name = "toy-reach"
+    state_class = ReachState
+    action_types = (Reach, Face)
+
+
+def test_halving_drops_the_worse_half_at_the_end_of_each_equal_part_of_the_games():
+    # 6 moves halve once, to 3: the games in two equal parts of 20. Checked every 4 games
+    # (the halving batch), the cut comes at 20, and on the same rolls "up to 4" to "up to 6"
+    # are the best three (this seed rolls a 4 within the first 20 games: "up to 4" is ahead
+    # of "up to 3")
+    state = ReachGame().new_initial_state()
+    ranking = rank_actions(state, RandomBot(), games=40, seed=2, exact=False, halving=True)
+    rows = {r["label"]: r for r in ranking.rows}
+    for k in (1, 2, 3):
+        assert rows[f"up to {k}"]["games"] == 20
+        assert rows[f"up to {k}"]["dropped"].startswith(
+            "dropped after 20 games: outside the top 3 of the 6 moves still played ("
+        )
+    for k in (4, 5, 6):
+        assert rows[f"up to {k}"]["games"] == 40 and not rows[f"up to {k}"]["dropped"]
+    assert ranking.rows[0]["label"] == "up to 6" and ranking.stopped == "games"
+    # without halving every move plays its 40 games (none is clearly worse before 40)
+    plain = rank_actions(state, RandomBot(), games=40, seed=2, exact=False)
+    assert all(r["games"] == 40 and not r["dropped"] for r in plain.rows)
+
+
+def test_halving_needs_a_budget_of_time_or_games_to_part():
+    # with a precision only there are no parts to cut at: the racing alone drops moves
+    state = ReachGame().new_initial_state()
+    ranking = rank_actions(state, RandomBot(), precision=0.2, seed=2, exact=False, halving=True)
+    assert not any("outside the top" in r["dropped"] for r in ranking.rows)
+
+
+def test_halving_on_a_clock_keeps_three_moves_to_the_end():
+    state = ReachGame().new_initial_state()
+    ranking = rank_actions(
+        state, RandomBot(), time=1.0, seed=2, exact=False, halving=True, race=False
+    )
+    live = [r for r in ranking.rows if not r["dropped"]]
+    assert len(live) == 3 and ranking.stopped == "time"
+    assert all("outside the top 3 of the 6" in r["dropped"] for r in ranking.rows[3:])
+
+
+class HalvingReachGame(ReachGame):
+    name = "toy-reach-halving"
+
+    @classmethod
+    def declare(cls) -> GameSpec:
+        return GameSpec(ranking={"halving": True})
+
+
+def test_a_game_declares_how_its_rankings_spend_their_games_and_a_caller_overrides_it():
+    state = HalvingReachGame().new_initial_state()
+    declared = rank_actions(state, RandomBot(), games=40, seed=2, exact=False)
+    assert declared.halving and "the moves halved" in declared.basis()
+    assert sorted(r["games"] for r in declared.rows) == [20, 20, 20, 40, 40, 40]
+    asked = rank_actions(state, RandomBot(), games=40, seed=2, exact=False, halving=False)
+    assert not asked.halving and all(r["games"] == 40 for r in asked.rows)
+    with pytest.raises(TypeError, match="ranking: 'halve' is not an option"):
+        GameSpec(ranking={"halve": True})

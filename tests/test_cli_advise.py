@@ -414,9 +414,10 @@ def test_one_ctrl_c_stops_advise_and_its_workers(tmp_path):
 
 
 def test_every_move_plays_out_the_moves_the_prior_would_leave_out(capsys, tmp_path):
-    # A Corona de Hierro decision where the learned player is sure of its choice: by default
-    # its unlikely moves are left out of the games, saying so; --every-move plays them all.
-    path = saved(tmp_path, played("hierro", 60, seed=4))
+    # A Carolus decision among many placements: by default only the learned player's
+    # likeliest moves are played out, the rest left out saying so; --every-move plays them all
+    # (here 2 games each: too few to halve).
+    path = saved(tmp_path, played("carolus", 30, seed=4))
     options = ["--win-chances", "--games", "2", "--time", "120", "--json"]
     ranking = json.loads(run(capsys, "advise", path, *options)[1])["ranking"]
     moves = ranking["actions"]
@@ -429,6 +430,19 @@ def test_every_move_plays_out_the_moves_the_prior_would_leave_out(capsys, tmp_pa
     assert all(m["games"] == 2 and not m["dropped"] for m in every["ranking"]["actions"])
     status, _, err = run(capsys, "advise", path, "--every-move")
     one_line_error(status, err, 2, "--every-move goes with --win-chances")
+
+
+def test_corona_de_hierro_s_advice_plays_every_move_and_halves_them(capsys, tmp_path):
+    # Corona de Hierro declares its rankings: every move played out, none left out by its
+    # move prior, the worse half dropped at each fifth of the games (29 moves: 15, 8, 4, 3)
+    path = saved(tmp_path, played("hierro", 60, seed=4))
+    options = ["--win-chances", "--games", "10", "--time", "120", "--json"]
+    ranking = json.loads(run(capsys, "advise", path, *options)[1])["ranking"]
+    moves = ranking["actions"]
+    assert not any("the learned player would choose it" in m["dropped"] for m in moves)
+    assert all(m["games"] >= 2 for m in moves)
+    halved = [m for m in moves if "outside the top" in m["dropped"]]
+    assert len(moves) - len(halved) <= 3 and "the moves halved" in ranking["text"]
 
 
 def test_win_chances_count_the_time_from_the_command_s_start(monkeypatch, capsys, tmp_path):

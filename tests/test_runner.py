@@ -445,3 +445,18 @@ def test_stopping_a_pool_ends_its_reading_of_a_result_cut_off_halfway(capfd):
     assert time.monotonic() - began < 2
     assert not manager.is_alive()
     assert capfd.readouterr().err == ""  # nothing of the manager thread's end is printed
+
+
+def test_several_runs_sent_at_once_give_each_run_its_own_records_in_order():
+    # every run's chunks go to the executor before any is waited for; each run's records are
+    # those it gives alone, here or on a pool, a lost chunk sent again
+    from coronas.manygames.runner import run_many
+
+    first = Match(NewGame(DuelGame), (Roller(), Safe()))
+    second = Match(NewGame(DuelGame), (Safe(), Roller()))
+    runs = [(first, list(duel_tasks())), (second, list(duel_tasks(12, seed=9)))]
+    alone = [run(m, t) for m, t in runs]
+    assert run_many(runs) == alone
+    with LosingGameZero(1) as pool:
+        assert run_many(runs, executor=pool, chunk_size=4) == alone
+    assert pool.sent == 8 + 3 + 1  # 8 chunks and 3, the first lost once and sent again

@@ -116,9 +116,12 @@ def test_the_moves_are_ranked_on_request_for_the_seat_to_move_only():
 
 def test_every_move_plays_out_the_moves_the_learned_player_would_leave_out():
     # "every move": the ranking plays every legal move out (none left out by the move
-    # prior or the value model); the box in the panel sets it
-    state = Batalla(seed=1).new_initial_state()
-    rng, light = random.Random(1), Batalla.bot("light")
+    # prior or the value model); the box in the panel sets it. Carolus's own rankings play
+    # the likeliest moves, so the box starts unticked
+    from coronas.carolus import Game as Carolus
+
+    state = Carolus(seed=1).new_initial_state()
+    rng, light = random.Random(1), Carolus.bot("light")
     while state.is_chance_node() or len(state.legal_actions()) < 4:
         state.apply(
             state.sample_chance(rng) if state.is_chance_node() else light.choose(state, rng)
@@ -135,6 +138,28 @@ def test_every_move_plays_out_the_moves_the_learned_player_would_leave_out():
     assert len(every.rows) == len(state.legal_actions())
     assert not any(r["dropped"] for r in every.rows)
     assert all(r["games"] == 4 for r in every.rows)
+
+
+def test_in_corona_de_hierro_the_box_starts_ticked_and_unticked_plays_the_likeliest_moves():
+    # Corona de Hierro's rankings play every move, halved: the box says so at once, and
+    # unticked the panel plays out only the learned player's likeliest moves
+    state = Hierro(players=3, seed=9).new_initial_state()
+    rng = random.Random(2)
+    while state.is_chance_node() or len(state.legal_actions()) < 6:
+        state.apply(
+            state.sample_chance(rng)
+            if state.is_chance_node()
+            else random.Random(3).choice(state.legal_actions())
+        )
+    stepper = Stepper(state, seed=1)
+    panel = stepper.panel
+    (box,) = [c for c in stepper.chances.children[0].children if c.description == "every move"]
+    assert box.value and panel.plays_every_move and panel.every_move is None
+    box.value = False
+    assert panel.every_move is False and not panel.plays_every_move
+    likeliest = panel.compute(moves=True, games=2)
+    assert sum(not r["dropped"] for r in likeliest.rows) <= 3
+    assert any(r["dropped"].startswith("left out") for r in likeliest.rows)
 
 
 def _first_figures(shown: list[str], timeout: float = 60.0) -> None:

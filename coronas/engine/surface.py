@@ -23,7 +23,11 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["GameSpec", "check_secrets"]
+__all__ = ["RANKING_OPTIONS", "GameSpec", "check_secrets"]
+
+RANKING_OPTIONS = ("drop_behind", "prior_mass", "halving")
+"""The options of :func:`~coronas.manygames.moves.rank_actions` a game may set for its own
+rankings (:attr:`GameSpec.ranking`): which moves are played out, and how."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,7 +44,10 @@ class GameSpec:
     (:class:`~coronas.engine.learning.Learning`; None: nothing to learn from).
     ``drawing``: ``(function, keyword arguments)`` that draws a whole state with matplotlib
     (``function(state=s, **kwargs)``), imported only when a widget draws; None: the state's
-    own HTML.
+    own HTML. ``ranking``: how a ranking of the moves spends its games in this game where the
+    caller does not say (:func:`~coronas.manygames.moves.rank_actions`' ``drop_behind``,
+    ``prior_mass`` and ``halving``; the generic defaults for any left out), chosen by the
+    advice benchmark's regret in this game.
     """
 
     bots: Mapping[str, Any] = dataclasses.field(default_factory=dict)
@@ -51,9 +58,17 @@ class GameSpec:
     common_random_numbers: bool = True
     learning: Any = None
     drawing: tuple[Callable[[], Callable[..., Any]], Mapping[str, Any]] | None = None
+    ranking: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from coronas.engine.search import RandomBot
+
+        unknown = sorted(set(self.ranking) - set(RANKING_OPTIONS))
+        if unknown:
+            raise TypeError(
+                f"ranking: {unknown[0]!r} is not an option of a game's rankings; expected "
+                f"{', '.join(RANKING_OPTIONS)}"
+            )
 
         if "random" not in self.bots:
             object.__setattr__(self, "bots", {"random": RandomBot, **self.bots})

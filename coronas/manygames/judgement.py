@@ -24,6 +24,7 @@ __all__ = [
     "DROP_BEHIND",
     "EVERY_MOVE",
     "LEFT_BY_PRIOR",
+    "LIKELIEST_MOVES",
     "MAX_KEPT",
     "MAX_QUICK_OUTCOMES",
     "MIN_PRIOR_KEPT",
@@ -55,10 +56,18 @@ games, each with its prior. Moves as likely as the last one kept are kept with i
 prior leaves nothing out."""
 MIN_PRIOR_KEPT = 3
 """The fewest moves the move prior keeps in the games."""
-EVERY_MOVE = {"prior_mass": None, "drop_behind": None}
-""":func:`left_out`'s (and ``rank_actions``') options that play every legal move out: none left
-out by the move prior or by the value model (``advise --every-move``, the stepper's "every
-move" box, the reference of the advice benchmark)."""
+EVERY_MOVE = {"prior_mass": None, "drop_behind": None, "halving": True}
+"""``rank_actions``' options that play every legal move out, none left out by the move prior
+or by the value model (:func:`left_out`'s two options), and halve them (sequential halving:
+the worse half dropped at the end of each equal part of the games, down to :data:`MAX_KEPT`),
+so that the games go to the moves that could be best without the two judgements choosing
+them (Corona de Hierro's own rankings, ``advise --every-move``, the stepper's "every move"
+box). The advice benchmark's reference plays every move without halving."""
+LIKELIEST_MOVES = {"prior_mass": PRIOR_MASS, "drop_behind": DROP_BEHIND, "halving": False}
+"""``rank_actions``' options that play out only the learned player's likeliest moves and the
+quick estimate's best (:func:`left_out` as by default, :data:`MAX_KEPT` at most): the generic
+default, and the stepper's "every move" box unticked in a game whose own rankings play every
+move."""
 MAX_KEPT = 3
 """The most moves a ranking plays out when the move prior leaves some out: the quick
 estimate's best, then the prior's likeliest (the quick estimate's better on a tie). Where more

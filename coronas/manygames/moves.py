@@ -58,6 +58,7 @@ from coronas.manygames.judgement import (
     DROP_BEHIND,
     EVERY_MOVE,
     LEFT_BY_PRIOR,
+    LIKELIEST_MOVES,
     MAX_KEPT,
     MAX_QUICK_OUTCOMES,
     MIN_PRIOR_KEPT,
@@ -73,9 +74,11 @@ from coronas.manygames.ranking import ActionRanking
 from coronas.manygames.runner import DEFAULT_MAX_STEPS
 
 __all__ = [
+    "DECLARED",
     "DROP_BEHIND",
     "EVERY_MOVE",
     "HALVING_BATCH",
+    "LIKELIEST_MOVES",
     "MAX_KEPT",
     "MAX_QUICK_OUTCOMES",
     "MIN_DROP_GAMES",
@@ -97,6 +100,18 @@ MIN_DROP_GAMES = 40
 """A move is dropped by its paired interval only after this many games: fewer pairs make a
 normal interval unreliable."""
 
+
+class Declared:
+    """The type of :data:`DECLARED`."""
+
+    def __repr__(self) -> str:
+        return "DECLARED"
+
+
+DECLARED = Declared()
+"""The default of :func:`rank_actions`' ``drop_behind``, ``prior_mass`` and ``halving``: the
+game's own choice (:attr:`GameSpec.ranking <coronas.engine.surface.GameSpec.ranking>`), else
+the generic one (:data:`LIKELIEST_MOVES`)."""
 
 HALVING_BATCH = 4
 """The games a worker plays for every live move between two looks at them when the moves are
@@ -177,10 +192,10 @@ def rank_actions(
     batch: int | None = None,
     on_update: Any = None,
     common: bool | None = None,
-    drop_behind: float | None = DROP_BEHIND,
-    prior_mass: float | None = PRIOR_MASS,
+    drop_behind: float | Declared | None = DECLARED,
+    prior_mass: float | Declared | None = DECLARED,
     race: bool = True,
-    halving: bool = False,
+    halving: bool | Declared = DECLARED,
     luck: bool = False,
     horizon: int | None = None,
 ) -> ActionRanking:
@@ -214,6 +229,9 @@ def rank_actions(
     :data:`MIN_PRIOR_KEPT`, and the quick estimate's best; None: every move), :data:`MAX_KEPT`
     at most, the quick estimate's best first: the games go to the few moves worth them, which
     they can tell apart in seconds. A dropped move keeps its figures and says why.
+    Left unsaid, ``drop_behind``, ``prior_mass`` and ``halving`` are the game's own choice
+    (:data:`DECLARED`): Batalla's and Corona de Hierro's rankings play every move and halve
+    them, Carolus's play the likeliest.
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
     a tenth of it (:data:`QUICK_SECONDS` at most), the exact attempts share
@@ -237,6 +255,13 @@ def rank_actions(
     """
     if state.current_player < 0:
         raise ValueError("rank_actions needs a decision: this state is a chance node or over")
+    rule = {**LIKELIEST_MOVES, **state.game.spec().ranking}  # the game's own, else generic
+    if drop_behind is DECLARED:
+        drop_behind = rule["drop_behind"]
+    if prior_mass is DECLARED:
+        prior_mass = rule["prior_mass"]
+    if halving is DECLARED:
+        halving = rule["halving"]
     if drop_behind is not None and not 0 < drop_behind <= 1:
         raise ValueError(f"drop_behind is a chance between 0 and 1, or None; got {drop_behind!r}")
     if prior_mass is not None and not 0 < prior_mass <= 1:
@@ -383,24 +408,27 @@ def rank_actions(
             luck=luck,
             horizon=horizon,
             prior_mass=prior_mass if left_by_prior else None,
+            halving=halving_parts > 1,
         )
         return ranking, widest
 
     cuts = halving_sizes(sum(a.live for a in arms)) if halving else []
+    if budget.time is None and budget.games is None:
+        cuts = []  # no budget to part: the racing alone
+    halving_parts = len(cuts) + 1
     games_time = budget.remaining() if budget.time is not None else None
     games_began = budget.clock()
 
     def halve() -> None:
         """Sequential halving: drop the worse half of the live moves at the end of each of
-        the budget's equal parts."""
+        the budget's equal parts (of its time or its games, whichever runs out first)."""
+        done = 0.0
         if games_time is not None:
             done = (budget.clock() - games_began) / max(games_time, 1e-9)
-        elif budget.games is not None:
-            done = min(a.played for a in arms if a.live) / budget.games
-        else:
-            return
-        parts = len(cuts) + 1
-        while cuts and done >= (parts - len(cuts)) / parts:
+        if budget.games is not None:
+            done = max(done, min(a.played for a in arms if a.live) / budget.games)
+        # a cut at the budget's end would take games from no one: the run is over
+        while cuts and (halving_parts - len(cuts)) / halving_parts <= done < 1:
             keep = cuts.pop(0)
             live = [i for i, a in enumerate(arms) if a.live]
             if len(live) <= keep:
@@ -413,7 +441,7 @@ def rank_actions(
             for i in order[keep:]:
                 behind = float(top - arms[i].chance(mover)) * 100
                 arms[i].dropped = (
-                    f"dropped after {arms[i].ended} games: not among the best {keep} of the "
+                    f"dropped after {arms[i].ended} games: outside the top {keep} of the "
                     f"{len(live)} moves still played ({behind:.1f} points behind the best)"
                 )
 

@@ -48,6 +48,8 @@ class ActionRanking:
     ``prior_mass``, when the move prior left moves out of the games, is the share of the
     learned player's choices the moves played out were taken to hold (None: it left none out);
     the rule is said once, in :meth:`basis`, and each move left out gives only its own prior.
+    ``halving`` says the moves were halved (sequential halving: the worse half dropped at
+    the end of each equal part of the games), said once in :meth:`basis` too.
     """
 
     player: str
@@ -63,6 +65,7 @@ class ActionRanking:
     luck: bool = False
     horizon: int | None = None
     prior_mass: float | None = None
+    halving: bool = False
 
     def basis(self) -> str:
         """What the figures rest on, in words."""
@@ -83,6 +86,11 @@ class ActionRanking:
                     "; the moves the learned player would choose, up to "
                     f"{self.prior_mass:.0%} of its choices, and the one the value model puts "
                     f"first, {MAX_KEPT} at most, were played out"
+                )
+            if self.halving:
+                how += (
+                    "; the moves halved: the worse half dropped at the end of each equal part "
+                    f"of the games, {MAX_KEPT} played to the end"
                 )
         return f"{how}; {self.assumption}; {self.view}"
 

@@ -14,10 +14,11 @@ position they were computed for. Both answers ("who wins" and "rank the moves") 
 same eyes: in the open view of a game with hidden cards, at a decision, both from the mover's
 view (a ranking is advice for the mover, who does not see the others' cards), and each says
 whose view it is. "Rank the moves" shows the value model's quick ranking within a second,
-marked as such, then the games refine it; by default only the moves the learned player
-would choose are played out, and "every move" plays them all (slower to narrow, but it
-cannot leave the best move out). When the games stop, the panel says why: every figure had
-its games, the intervals were as narrow as asked, the time was up, or Stop.
+marked as such, then the games refine it; by default only the moves the learned player would
+choose are played out, and "every move" plays them all, halving them as the games go (it cannot
+leave the best move out before a game is played); in Corona de Hierro, whose move prior misses
+too often, the box starts ticked. When the games stop, the panel says why: every figure had its
+games, the intervals were as narrow as asked, the time was up, or Stop.
 
 The thread plays on its own copy of the game, cloned before it starts by the thread that
 plays the moves, so a click while it runs changes only the game on the table. A run whose
@@ -52,7 +53,9 @@ class WinPanel:
     ``seed`` fixes the games (default: the stepper's seed; None at a locked table, where
     figures drawn from a known seed could tell what the dice will do). ``every_move`` plays
     every legal move out in a ranking, none left out by the learned player or the value
-    model (:func:`~.moves.rank_actions` with :data:`~.moves.EVERY_MOVE`).
+    model, and halves them (:func:`~.moves.rank_actions` with :data:`~.moves.EVERY_MOVE`);
+    False plays out only the learned player's likeliest (:data:`~.moves.LIKELIEST_MOVES`);
+    None, the default, ranks as the game's own rankings do (:attr:`plays_every_move`).
     """
 
     def __init__(
@@ -62,7 +65,7 @@ class WinPanel:
         seconds: float = 20.0,
         precision: float = 0.01,
         seed: int | None = None,
-        every_move: bool = False,
+        every_move: bool | None = None,
     ):
         self.model = model
         self.every_move = every_move
@@ -117,11 +120,27 @@ class WinPanel:
             raise ValueError("the laptop is being handed over: no figures for anyone now")
         return self._figures(self._position(), on_update, moves, limits)
 
+    @property
+    def plays_every_move(self) -> bool:
+        """Whether "Rank the moves" plays every move out: :attr:`every_move` if set, else
+        the game's own rankings' choice (Corona de Hierro's do)."""
+        from coronas.manygames.judgement import LIKELIEST_MOVES
+
+        if self.every_move is not None:
+            return self.every_move
+        rule = {**LIKELIEST_MOVES, **self.model.state.game.spec().ranking}
+        return rule["prior_mass"] is None
+
     def _figures(
         self, position: tuple[State, Any], on_update: Any, moves: bool, limits: dict[str, Any]
     ) -> Any:
         """:meth:`compute` on ``position`` (a copy of the game and the viewer)."""
-        from coronas.manygames.moves import EVERY_MOVE, rank_actions, ranking_view
+        from coronas.manygames.moves import (
+            EVERY_MOVE,
+            LIKELIEST_MOVES,
+            rank_actions,
+            ranking_view,
+        )
         from coronas.manygames.winchances import win_chances
 
         state, viewer = position
@@ -130,8 +149,8 @@ class WinPanel:
             limits = {"precision": self.precision, "time": self.seconds}
         options = dict(seed=self.seed, viewer=viewer, on_update=on_update, **limits)
         if moves:
-            if self.every_move:
-                options.update(EVERY_MOVE)
+            if self.every_move is not None:
+                options.update(EVERY_MOVE if self.every_move else LIKELIEST_MOVES)
             return rank_actions(state, self._bots(state), **options)
         return win_chances(state, self._bots(state), **options)
 
@@ -247,7 +266,7 @@ def panel_widget(panel: WinPanel) -> Any:
     rank = w.Button(description="Rank the moves", layout=w.Layout(width="auto"))
     stop = w.Button(description="Stop", layout=w.Layout(width="auto"))
     every = w.Checkbox(
-        value=panel.every_move,
+        value=panel.plays_every_move,
         description="every move",
         tooltip="Rank the moves: play every move out, not only the learned player's choices",
         indent=False,
