@@ -16,7 +16,8 @@ The positions: Corona de Hierro at the README's position (its ``coronas play hie
 4 --seed 1 --bots greedy,random,random,random --max-steps 40``: 29 moves), then
 ``--decisions`` held-out decisions a game: seeded games of light play (seeds from 90,000,
 none of them among the games the models were fitted on), each stopped at the first decision
-with a choice after a seeded number of steps.
+with a choice after a seeded number of steps. ``--skip N`` leaves out the first ``N`` of them
+and the README's position: new decisions, for judging afresh a rule chosen on the first.
 
 Two phases. *The advice*: at each decision ``rank_actions`` with the default options,
 ``time=T`` (10 s) and ``jobs`` worker processes (2: the two cores). It is timed, so it wants
@@ -450,6 +451,13 @@ def main() -> None:
     )
     parser.add_argument("--game", choices=sorted(PLAYERS), action="append")
     parser.add_argument("--decisions", type=int, default=50, help="held-out decisions a game")
+    parser.add_argument(
+        "--skip",
+        type=int,
+        default=0,
+        help="leave out the first SKIP held-out decisions of each game, and the README's "
+        "position (decisions measured before: new ones for a rule chosen on those)",
+    )
     parser.add_argument("--time", type=float, default=10.0, help="seconds a ranking (10)")
     parser.add_argument(
         "--factor", type=float, default=20.0, help="the reference's games over the advice's (20)"
@@ -525,6 +533,8 @@ def main() -> None:
         "decisions": decisions,
         "reference": "games",
     }
+    if args.skip:
+        settings["skip"] = args.skip
     if args.every_move:
         settings["every_move"] = True
     borrowed = read_references(args.references) if args.references else {}
@@ -567,10 +577,13 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     # the games take turns, so that a run stopped part way has measured each of them
     per_game = [
-        [(name, (name, PLAYERS[name], s, n)) for s, n, _ in held_out(name, decisions)]
+        [
+            (name, (name, PLAYERS[name], s, n))
+            for s, n, _ in held_out(name, args.skip + decisions)[args.skip :]
+        ]
         for name in games
     ]
-    todo = [("README", README_POSITION)] if "hierro" in games else []
+    todo = [("README", README_POSITION)] if "hierro" in games and not args.skip else []
     todo += [d for turn in itertools.zip_longest(*per_game) for d in turn if d]
     by_game: dict[str, list[dict[str, Any]]] = {}
     commit = git_commit()

@@ -727,3 +727,17 @@ def test_a_game_declares_how_its_rankings_spend_their_games_and_a_caller_overrid
     assert not asked.halving and all(r["games"] == 40 for r in asked.rows)
     with pytest.raises(TypeError, match="ranking: 'halve' is not an option"):
         GameSpec(ranking={"halve": True})
+
+
+def test_the_advice_benchmark_skips_the_decisions_measured_before(bench, tmp_path, monkeypatch):
+    # --skip 1: the first held-out decision (and the README's position) left out, the next
+    # one measured, and the skip kept in the record's settings
+    results = tmp_path / "fresh.jsonl"
+    argv = ["bench_advice.py", "--quick", "--game", "hierro", "--skip", "1", "--phase"]
+    argv += ["advice", "--results", str(results), "--jobs", "1"]
+    monkeypatch.setattr(sys, "argv", argv)
+    bench.main()
+    (record,) = [json.loads(line) for line in results.read_text().splitlines()]
+    (first, second) = bench.held_out("hierro", 2)
+    assert record["decision"] == f"hierro 4p seed {second[0]} after {second[1]}"
+    assert second[0] != first[0] and record["settings"]["skip"] == 1
