@@ -30,11 +30,12 @@ with other long runs and be made over several sittings. With ``--results`` each 
 each decision to the file as it ends; ``--phase`` runs one of them.
 
 ``--every-move`` gives the advice every move to play out (none left out by the value model or
-the move prior), halved (``EVERY_MOVE``), and ``--references FILE`` judges an advice on the
-references of another results file (made at the same decisions) instead of playing its own: a
-rule for the advice is then judged in the advice's half hour, not the references' hours. The
-references' budget was set by that file's advice, so they are as strong as they were there, not
-twenty times this advice's games.
+the move prior), halved (``EVERY_MOVE``), ``--likeliest`` only the learned player's likeliest
+(``LIKELIEST_MOVES``), whatever the game's own rankings do, and ``--references FILE`` judges an
+advice on the references of another results file (made at the same decisions) instead of
+playing its own: a rule for the advice is then judged in the advice's half hour, not the
+references' hours. The references' budget was set by that file's advice, so they are as strong
+as they were there, not twenty times this advice's games.
 
 Reported per decision and per game: the seconds to the quick ranking, the moves, how many
 ended with a half-width of at most 5 points or dropped with a reason (the target: all), the
@@ -488,6 +489,12 @@ def main() -> None:
         "and halves them",
     )
     parser.add_argument(
+        "--likeliest",
+        action="store_true",
+        help="the advice plays out only the learned player's likeliest moves, whatever the "
+        "game's own rankings do",
+    )
+    parser.add_argument(
         "--references",
         type=Path,
         metavar="FILE",
@@ -519,7 +526,7 @@ def main() -> None:
     if args.phase == "reference" and args.results is None:
         parser.error("--phase reference reads the advice from a --results file")
     _machine.ensure_importable()
-    from coronas.manygames.moves import EVERY_MOVE
+    from coronas.manygames.moves import EVERY_MOVE, LIKELIEST_MOVES
 
     seconds = 1.0 if args.quick else args.time
     decisions = 1 if args.quick else args.decisions
@@ -535,8 +542,12 @@ def main() -> None:
     }
     if args.skip:
         settings["skip"] = args.skip
+    if args.every_move and args.likeliest:
+        parser.error("--every-move and --likeliest are two rules: give one")
     if args.every_move:
         settings["every_move"] = True
+    if args.likeliest:
+        settings["likeliest"] = True
     borrowed = read_references(args.references) if args.references else {}
     done = read_results(args.results, settings) if args.results else {}
     if args.rules:
@@ -564,6 +575,7 @@ def main() -> None:
     print(
         f"{seconds:g} s a ranking"
         + (", every move played out, halved" if args.every_move else "")
+        + (", the learned player's likeliest moves" if args.likeliest else "")
         + f", {references}, {args.jobs} worker processes, {decisions} held-out decisions a game"
         + (f"; {len(done)} records read from {args.results}" if done else "")
         + ("" if args.phase is None or args.references else f"; the {args.phase} only")
@@ -604,6 +616,8 @@ def main() -> None:
                 budget = {"time": seconds, "seed": 0, "jobs": args.jobs}
                 if args.every_move:
                     budget.update(EVERY_MOVE)
+                if args.likeliest:
+                    budget.update(LIKELIEST_MOVES)
                 adv = keep(advise(state, budget), key, group, "advice")
             if ref is None and adv is not None and "reference" in phases:
                 budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}

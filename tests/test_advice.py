@@ -741,3 +741,18 @@ def test_the_advice_benchmark_skips_the_decisions_measured_before(bench, tmp_pat
     (first, second) = bench.held_out("hierro", 2)
     assert record["decision"] == f"hierro 4p seed {second[0]} after {second[1]}"
     assert second[0] != first[0] and record["settings"]["skip"] == 1
+
+
+def test_the_advice_benchmark_plays_the_likeliest_moves_when_asked(bench, tmp_path, monkeypatch):
+    # --likeliest: the learned player's likeliest moves, though Corona de Hierro's own
+    # rankings play every move; with --every-move it is refused, the two being two rules
+    results = tmp_path / "likeliest.jsonl"
+    argv = ["bench_advice.py", "--quick", "--game", "hierro", "--skip", "1", "--likeliest"]
+    argv += ["--phase", "advice", "--results", str(results), "--jobs", "1"]
+    monkeypatch.setattr(sys, "argv", argv)
+    bench.main()
+    (record,) = [json.loads(line) for line in results.read_text().splitlines()]
+    assert record["settings"]["likeliest"] is True and record["total_games"] > 0
+    monkeypatch.setattr(sys, "argv", [*argv, "--every-move"])
+    with pytest.raises(SystemExit):
+        bench.main()
