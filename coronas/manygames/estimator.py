@@ -3,12 +3,13 @@
 
 Batches, executors and worker pools, a seat's view (positions resampled from what it has seen) and
 the order of the work are decided here once: the options are checked and the budget kept by
-:mod:`~.budget`, the exact attempts made first by :mod:`~.exact`, and a game scored beyond its plain
-result (luck-adjusted, or cut after a horizon) by :mod:`~.scoring`. A caller says what to play out,
-as *arms* (one start each: the position itself, or the position after one move) and how to sum their
-games up; :func:`play_out` plays every live arm on the same seeded games (common random numbers) or
-on games of their own, batch by batch, calls the caller's summary after each batch, lets the caller
-drop arms between batches, and says why it stopped (``games``, ``precision`` or ``time``).
+:mod:`~.budget`, the bots seated by :mod:`~.players`, the exact attempts made first by
+:mod:`~.exact`, and a game scored beyond its plain result (luck-adjusted, or cut after a horizon)
+by :mod:`~.scoring`. A caller says what to play out, as *arms* (one start each: the position
+itself, or the position after one move) and how to sum their games up; :func:`play_out` plays every
+live arm on the same seeded games (common random numbers) or on games of their own, batch by batch,
+calls the caller's summary after each batch, lets the caller drop arms between batches, and says
+why it stopped (``games``, ``precision`` or ``time``).
 """
 
 from __future__ import annotations
@@ -30,13 +31,18 @@ from coronas.manygames.intervals import (
     normal_interval,
     share_interval,
 )
+from coronas.manygames.players import (
+    DEFAULT_BOT,
+    bot_label,
+    describe_bots,
+    seat_bots,
+)
 from coronas.manygames.runner import (
     DEFAULT_MAX_STEPS,
     GameRecord,
     Match,
     Task,
     draw_tasks,
-    run,
     run_many,
 )
 from coronas.manygames.scoring import check_horizon, play_cut_chunk, play_luck_chunk
@@ -57,69 +63,6 @@ __all__ = [
     "seat_bots",
     "view_of",
 ]
-
-
-PLAYER_WORDS = {
-    "light": "the quick playout player",
-    "greedy": "the greedy player",
-    "policy": "the learned player",
-    "mcts": "the search player",
-    "random": "a player choosing at random",
-}
-"""The bots by name in a player's words (``mcts:200`` is the search player too)."""
-
-
-def player_words(label: str) -> str:
-    """``the learned player (policy)``: a bot's label in a player's words, its name kept."""
-    words = PLAYER_WORDS.get(label.split(":")[0])
-    return label if words is None else f"{words} ({label})"
-
-
-def describe_bots(names: Sequence[str], labels: Sequence[str]) -> str:
-    """``if every seat plays like the learned player (policy)`` or ``if red plays like the
-    search player (mcts), green like the greedy player (greedy)...``: the assumption every
-    figure from games rests on, in a player's words."""
-    if len(set(labels)) == 1:
-        return f"if every seat plays like {player_words(labels[0])}"
-    return "if " + ", ".join(
-        f"{n} plays like {player_words(b)}" if i == 0 else f"{n} like {player_words(b)}"
-        for i, (n, b) in enumerate(zip(names, labels, strict=True))
-    )
-
-
-def bot_label(bot: Any) -> str:
-    name = getattr(bot, "name", None)
-    if isinstance(name, str):
-        return name
-    return getattr(bot, "__name__", type(bot).__name__)
-
-
-DEFAULT_BOT = "light"
-"""Who plays the rest of the game by default: each game's light playout policy (its
-``playout.LightBot``), the fastest bot that plays sensibly (about 100 to 200 games a second on
-one core, where a greedy bot plays 5 to 35 and a search bot one game in tens of seconds), so a
-first figure comes within a second and a narrow one within a minute."""
-
-
-def seat_bots(state: State, bots: Any) -> list[Any]:
-    """One bot per seat from ``bots``: None (the game's :data:`DEFAULT_BOT`), a name
-    (``"greedy"``, ``"mcts:200"``) or a bot for every seat, or a list of them, one per seat.
-    Anything else is refused here, before a game is played: a :class:`TypeError` naming it
-    (a bot is a name, an object with ``choose(state, rng)`` or a function ``f(state, rng)``)
-    or the :class:`ValueError` of an unknown name."""
-    n = state.num_players
-    if bots is None:
-        bots = DEFAULT_BOT if DEFAULT_BOT in state.game.bots() else "random"
-    seated = list(bots) if isinstance(bots, (list, tuple)) else [bots] * n
-    if len(seated) != n:
-        raise ValueError(f"{len(seated)} bots for {n} seats: give one bot, or one per seat")
-    for bot in seated:
-        if not (isinstance(bot, str) or hasattr(bot, "choose") or callable(bot)):
-            raise TypeError(
-                "bots: a bot is a name such as 'greedy', an object with a "
-                f"choose(state, rng) method or a function f(state, rng), got {bot!r}"
-            )
-    return [state.game.bot(b) if isinstance(b, str) else b for b in seated]
 
 
 class FromPosition:
@@ -223,6 +166,8 @@ class Games:
         ``horizon``, each game cut after that many actions and scored by the value model
         (:func:`~.scoring.play_cut`). A game whose bot raised stops everything with a
         :class:`BotError` carrying its message."""
+        if not (luck or horizon):
+            return self.play_many([start], [tasks])[0]
         match = Match(start, self.bots, self.max_steps)
         chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
         game = type(start.state.game)
@@ -230,12 +175,7 @@ class Games:
             return self._summed(
                 self._play_scored(match, tasks, chunk, play_cut_chunk, game, horizon), "score"
             )
-        if luck:
-            return self._summed(
-                self._play_scored(match, tasks, chunk, play_luck_chunk, game), "luck"
-            )
-        records = run(match, tasks, executor=self.executor, chunk_size=chunk)
-        return self._summed([(r, None) for r in records], "")
+        return self._summed(self._play_scored(match, tasks, chunk, play_luck_chunk, game), "luck")
 
     def play_many(
         self,
@@ -247,12 +187,11 @@ class Games:
         """:meth:`play` for each start with its tasks, in order; plain games on an executor
         are all sent at once (:func:`~.runner.run_many`), so that the workers go from one
         start's games to the next without waiting for each start's last game."""
-        if luck or horizon or self.executor is None:
-            return [self.play(s, t, luck, horizon) for s, t in zip(starts, tasks, strict=True)]
-        runs = [
-            (Match(s, self.bots, self.max_steps), t) for s, t in zip(starts, tasks, strict=True)
-        ]
+        pairs = list(zip(starts, tasks, strict=True))
+        if luck or horizon:
+            return [self.play(s, t, luck, horizon) for s, t in pairs]
         chunk = max(1, max(map(len, tasks), default=1) // (2 * self.jobs))
+        runs = [(Match(s, self.bots, self.max_steps), t) for s, t in pairs]
         played = run_many(runs, executor=self.executor, chunk_size=chunk)
         return [self._summed([(r, None) for r in records], "") for records in played]
 
