@@ -385,6 +385,25 @@ def test_a_piece_is_planned_at_half_the_time_left_for_games():
     assert budget.reason(100, None, 0.01) == "time"
 
 
+def test_a_batch_of_quick_games_fills_a_round_of_the_time():
+    # Between two batches the workers wait for the figures: with a time limit alone a batch
+    # is at least a quarter of a second of play (or a fortieth of a shorter time).
+    from coronas.manygames.budget import ROUND_SECONDS, ROUNDS, Budget
+
+    assert (ROUND_SECONDS, ROUNDS) == (0.25, 40)
+    ten = Budget(None, None, 10)
+    # 1 ms a game on 2 workers: 0.25 s is 500 games
+    assert ten.next_batch(0, 8, cost=0.001, parallel=2) == 500
+    assert ten.next_batch(0, 8, cost=None, parallel=2) == 8  # the cost not yet measured
+    assert ten.next_batch(0, 8, cost=0.1, parallel=2) == 8  # slow games: the batch as asked
+    # 2 s: a round is 0.05 s, 100 games
+    assert Budget(None, None, 2).next_batch(0, 8, cost=0.001, parallel=2) == 100
+    # a budget of games or of precision keeps its batches whatever the clock says, so that
+    # a run stopped by either is the same on any machine
+    assert Budget(100, None, 10).next_batch(96, 8, cost=0.001, parallel=2) == 4
+    assert Budget(None, 0.01, 10).next_batch(0, 8, cost=0.001, parallel=2) == 8
+
+
 def test_pieces_slower_than_their_cost_still_end_in_time():
     # A piece runs longer than its games' measured cost: the games vary, and a small piece
     # waits for its slowest worker at every action. Here every piece costs 20 ms on top of

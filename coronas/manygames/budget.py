@@ -17,6 +17,8 @@ __all__ = [
     "MAX_SEED",
     "MAX_STEPS",
     "RESERVE",
+    "ROUNDS",
+    "ROUND_SECONDS",
     "SLACK",
     "STOPPED",
     "Budget",
@@ -32,6 +34,11 @@ MAX_STEPS = 10**9
 MAX_SEED = 2**63 - 1
 SLACK = 2
 """With a time limit, a piece of games is planned to take at most 1/SLACK of the time left."""
+ROUND_SECONDS = 0.25
+"""With a time limit alone, the shortest batch of games, in seconds of the workers' play
+(:meth:`Budget.next_batch`): the figures between two batches cost the workers a wait."""
+ROUNDS = 40
+"""... or a time limit's share: a short time is still looked at this many times."""
 RESERVE = 0.01
 """The share of a time limit the games leave for what follows them: the figures, the workers'
 shutdown, and the last small pieces, which wait longest for their slowest worker."""
@@ -112,13 +119,32 @@ class Budget:
         share = EXACT_SECONDS if self.time is None else EXACT_SHARE * self.time
         return self.started + share
 
-    def next_batch(self, played: int, batch: int) -> int:
+    def next_batch(
+        self, played: int, batch: int, cost: float | None = None, parallel: int = 1
+    ) -> int:
         """How many games to draw for the next batch (in a ranking, games an action):
         ``batch``, no more than ``games`` leaves. The batches' ends, where the figures are
         shown and ``precision`` is checked, do not depend on the clock, so a run stopped by
-        precision is the same on any machine; the time is kept within a batch
-        (:func:`~.estimator.play_batch`)."""
-        return batch if self.games is None else max(1, min(batch, self.games - played))
+        games or precision is the same on any machine; the time is kept within a batch
+        (:func:`~.estimator.play_batch`).
+
+        With a time limit alone, and ``cost`` measured (the seconds of a game, or of a game
+        for every action, on one worker), a batch is at least as many games as fill
+        :data:`ROUND_SECONDS` (or 1/:data:`ROUNDS` of a shorter time) on ``parallel``
+        workers: between two batches the workers wait for the figures, and a batch of a few
+        quick games would spend more time waiting than playing.
+
+        >>> Budget(None, None, 10).next_batch(0, 8, cost=0.001, parallel=2)
+        500
+        >>> Budget(None, 0.01, 10).next_batch(0, 8, cost=0.001, parallel=2)
+        8
+        """
+        if self.games is not None:
+            return max(1, min(batch, self.games - played))
+        if self.time is None or self.precision is not None or cost is None:
+            return batch
+        seconds = min(ROUND_SECONDS, self.time / ROUNDS)
+        return max(batch, min(MAX_BATCH * parallel, math.ceil(seconds * parallel / cost)))
 
     def piece(self, left: int, cost: float | None, parallel: int) -> int:
         """How many of a batch's ``left`` games to play now: all of them without a time

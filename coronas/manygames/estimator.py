@@ -517,7 +517,12 @@ def play_out(
         size = setup.batch * setup.jobs
         while True:
             live = [a for a in arms if a.live]
-            n = budget.next_batch(min(a.played for a in live), size)
+            n = budget.next_batch(
+                min(a.played for a in live),
+                size,
+                None if cost is None else cost * len(live),  # a game for every live arm
+                setup.jobs,
+            )
             tasks = runs.draw(n)
             batches = [tasks if common or k == 0 else runs.draw(n) for k in range(len(live))]
 
