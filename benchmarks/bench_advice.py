@@ -31,7 +31,8 @@ each decision to the file as it ends; ``--phase`` runs one of them.
 
 ``--every-move`` gives the advice every move to play out (none left out by the value model or
 the move prior), halved (``EVERY_MOVE``), ``--likeliest`` only the learned player's likeliest
-(``LIKELIEST_MOVES``), whatever the game's own rankings do, and ``--references FILE`` judges an
+(``LIKELIEST_MOVES``), whatever the game's own rankings do, ``--last-part SHARE`` gives the
+moves left after halving's last cut that share of the time, and ``--references FILE`` judges an
 advice on the references of another results file (made at the same decisions) instead of
 playing its own: a rule for the advice is then judged in the advice's half hour, not the
 references' hours. The references' budget was set by that file's advice, so they are as strong
@@ -495,6 +496,13 @@ def main() -> None:
         "game's own rankings do",
     )
     parser.add_argument(
+        "--last-part",
+        type=float,
+        metavar="SHARE",
+        help="with halving, the share of the time the moves left after the last cut get "
+        "(rank_actions' last_part; the parts before it equal)",
+    )
+    parser.add_argument(
         "--references",
         type=Path,
         metavar="FILE",
@@ -548,6 +556,8 @@ def main() -> None:
         settings["every_move"] = True
     if args.likeliest:
         settings["likeliest"] = True
+    if args.last_part is not None:
+        settings["last_part"] = args.last_part
     borrowed = read_references(args.references) if args.references else {}
     done = read_results(args.results, settings) if args.results else {}
     if args.rules:
@@ -576,6 +586,7 @@ def main() -> None:
         f"{seconds:g} s a ranking"
         + (", every move played out, halved" if args.every_move else "")
         + (", the learned player's likeliest moves" if args.likeliest else "")
+        + (f", the last part {args.last_part:g} of the time" if args.last_part else "")
         + f", {references}, {args.jobs} worker processes, {decisions} held-out decisions a game"
         + (f"; {len(done)} records read from {args.results}" if done else "")
         + ("" if args.phase is None or args.references else f"; the {args.phase} only")
@@ -618,6 +629,8 @@ def main() -> None:
                     budget.update(EVERY_MOVE)
                 if args.likeliest:
                     budget.update(LIKELIEST_MOVES)
+                if args.last_part is not None:
+                    budget["last_part"] = args.last_part
                 adv = keep(advise(state, budget), key, group, "advice")
             if ref is None and adv is not None and "reference" in phases:
                 budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}

@@ -5,6 +5,7 @@ worked out by hand."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import json
 import math
@@ -492,6 +493,51 @@ def test_cut_games_are_scored_by_the_value_model_one_share_a_seat_summing_to_one
     assert all(0 <= float(r["chance"]) <= 1 for r in ranking.rows)
 
 
+class SendsThenWaits(concurrent.futures.Executor):
+    """An executor that plays each chunk as it is sent and logs every sending and every wait
+    for a result, in order."""
+
+    def __init__(self) -> None:
+        self.log: list[str] = []
+
+    def submit(self, fn, *args, **kwargs):  # type: ignore[override]
+        self.log.append("sent")
+        done: concurrent.futures.Future = concurrent.futures.Future()
+        done.set_result(fn(*args, **kwargs))
+        log, get = self.log, done.result
+
+        def result(timeout=None):
+            log.append("waited")
+            return get(timeout)
+
+        done.result = result  # type: ignore[method-assign]
+        return done
+
+
+@pytest.mark.parametrize("options", [{"luck": True}, {"horizon": 4}])
+def test_luck_adjusted_and_cut_games_of_every_move_are_sent_before_any_is_waited_for(options):
+    # the workers go from one move's games to the next without waiting for each move's last
+    # game; the figures are those of the same games played here, one move after another
+    from coronas.manygames.estimator import FromPosition, Games, seat_bots
+
+    state = batalla_decision()
+    starts = [FromPosition(state, None, a) for a in state.legal_actions()[:2]]
+    bots = seat_bots(state, None)
+    with Games(bots, 5, None, 1, 100_000) as here:
+        tasks = here.draw(8)
+        alone = here.play_many(starts, [tasks, tasks], **options)
+    pool = SendsThenWaits()
+    with Games(bots, 5, pool, 2, 100_000) as runs:
+        sent = runs.play_many(starts, [tasks, tasks], **options)
+    chunks = pool.log.count("sent")
+    assert chunks == 2 * 4  # 8 games a move in chunks of 2 (a quarter of them a worker)
+    assert pool.log == ["sent"] * chunks + ["waited"] * chunks
+    assert [p.per_game for p in sent] == [p.per_game for p in alone]
+    assert [p.adjusted for p in sent] == [p.adjusted for p in alone]
+    assert [p.luck_terms for p in sent] == [p.luck_terms for p in alone]
+    assert any(p.adjusted or p.luck_terms for p in sent)
+
+
 def test_no_horizon_or_horizon_zero_keeps_games_played_to_the_end_exactly():
     state = batalla_decision()
     before = list(state.history)
@@ -691,6 +737,27 @@ def test_halving_drops_the_worse_half_at_the_end_of_each_equal_part_of_the_games
     # without halving every move plays its 40 games (none is clearly worse before 40)
     plain = rank_actions(state, RandomBot(), games=40, seed=2, exact=False)
     assert all(r["games"] == 40 and not r["dropped"] for r in plain.rows)
+
+
+def test_a_longer_last_part_cuts_sooner_and_leaves_the_rest_to_the_moves_kept():
+    # the last part three quarters of the 40 games: the one cut of 6 moves to 3 comes after
+    # a quarter, 10 games, at the first look past them (every 4 games: at 12)
+    state = ReachGame().new_initial_state()
+    ranking = rank_actions(
+        state, RandomBot(), games=40, seed=2, exact=False, halving=True, last_part=0.75
+    )
+    games = sorted(r["games"] for r in ranking.rows)
+    assert games == [12, 12, 12, 40, 40, 40]
+    assert (
+        sum(
+            r["dropped"].startswith("dropped after 12 games: outside the top 3")
+            for r in ranking.rows
+        )
+        == 3
+    )
+    for bad in (0, 1, 1.5, -0.2):
+        with pytest.raises(ValueError, match="last_part is a share between 0 and 1"):
+            rank_actions(state, RandomBot(), games=40, halving=True, last_part=bad)
 
 
 def test_halving_needs_a_budget_of_time_or_games_to_part():

@@ -166,16 +166,7 @@ class Games:
         ``horizon``, each game cut after that many actions and scored by the value model
         (:func:`~.scoring.play_cut`). A game whose bot raised stops everything with a
         :class:`BotError` carrying its message."""
-        if not (luck or horizon):
-            return self.play_many([start], [tasks])[0]
-        match = Match(start, self.bots, self.max_steps)
-        chunk = max(1, len(tasks) // (2 * self.jobs)) if self.executor is not None else 16
-        game = type(start.state.game)
-        if horizon:
-            return self._summed(
-                self._play_scored(match, tasks, chunk, play_cut_chunk, game, horizon), "score"
-            )
-        return self._summed(self._play_scored(match, tasks, chunk, play_luck_chunk, game), "luck")
+        return self.play_many([start], [tasks], luck, horizon)[0]
 
     def play_many(
         self,
@@ -184,16 +175,21 @@ class Games:
         luck: bool = False,
         horizon: int | None = None,
     ) -> list[Played]:
-        """:meth:`play` for each start with its tasks, in order; plain games on an executor
-        are all sent at once (:func:`~.runner.run_many`), so that the workers go from one
-        start's games to the next without waiting for each start's last game."""
+        """:meth:`play` for each start with its tasks, in order. On an executor every start's
+        games are sent at once (plain games by :func:`~.runner.run_many`), so that the
+        workers go from one start's games to the next without waiting for each start's last
+        game."""
         pairs = list(zip(starts, tasks, strict=True))
-        if luck or horizon:
-            return [self.play(s, t, luck, horizon) for s, t in pairs]
-        chunk = max(1, max(map(len, tasks), default=1) // (2 * self.jobs))
         runs = [(Match(s, self.bots, self.max_steps), t) for s, t in pairs]
-        played = run_many(runs, executor=self.executor, chunk_size=chunk)
-        return [self._summed([(r, None) for r in records], "") for records in played]
+        if not (luck or horizon):
+            chunk = max(1, max(map(len, tasks), default=1) // (2 * self.jobs))
+            played = run_many(runs, executor=self.executor, chunk_size=chunk)
+            return [self._summed([(r, None) for r in records], "") for records in played]
+        game = type(starts[0].state.game) if starts else None
+        if horizon:
+            scored = self._play_scored(runs, play_cut_chunk, game, horizon)
+            return [self._summed(one, "score") for one in scored]
+        return [self._summed(one, "luck") for one in self._play_scored(runs, play_luck_chunk, game)]
 
     def _summed(
         self, pairs: Sequence[tuple[GameRecord, tuple[float, ...] | None]], figure: str
@@ -229,23 +225,30 @@ class Games:
         return got
 
     def _play_scored(
-        self, match: Match, tasks: list[Task], chunk: int, entry: Callable[..., Any], *args: Any
-    ) -> list[tuple[GameRecord, tuple[float, ...]]]:
-        """The games with a figure each (``entry`` is :func:`~.scoring.play_luck_chunk` or
-        :func:`~.scoring.play_cut_chunk`, given ``args`` after the tasks), in task order: here, or
-        in chunks on the executor (queued chunks cancelled if the run is left by an exception, such
-        as Ctrl-C; a worker pool of ``jobs`` is then stopped by :meth:`__exit__`)."""
+        self, runs: Sequence[tuple[Match, list[Task]]], entry: Callable[..., Any], *args: Any
+    ) -> list[list[tuple[GameRecord, tuple[float, ...]]]]:
+        """Each run's games with a figure each (``entry`` is :func:`~.scoring.play_luck_chunk`
+        or :func:`~.scoring.play_cut_chunk`, given ``args`` after the tasks), in task order:
+        here, or in chunks on the executor, every run's chunks sent before any is waited for
+        (queued chunks cancelled if the run is left by an exception, such as Ctrl-C; a worker
+        pool of ``jobs`` is then stopped by :meth:`__exit__`)."""
         if self.executor is None:
-            return entry(match, tasks, *args)
-        futures = [
-            self.executor.submit(entry, match, tasks[i : i + chunk], *args)
-            for i in range(0, len(tasks), chunk)
-        ]
+            return [entry(match, tasks, *args) for match, tasks in runs]
+        sent = []
+        for match, tasks in runs:
+            chunk = max(1, len(tasks) // (2 * self.jobs))
+            sent.append(
+                [
+                    self.executor.submit(entry, match, tasks[i : i + chunk], *args)
+                    for i in range(0, len(tasks), chunk)
+                ]
+            )
         try:
-            return [pair for f in futures for pair in f.result()]
+            return [[pair for f in futures for pair in f.result()] for futures in sent]
         except BaseException:
-            for f in futures:
-                f.cancel()
+            for futures in sent:
+                for f in futures:
+                    f.cancel()
             raise
 
 

@@ -63,7 +63,12 @@ the worse half dropped at the end of each equal part of the games, down to :data
 so that the games go to the moves that could be best without the two judgements choosing
 them (Corona de Hierro's own rankings, ``advise --every-move``, the stepper's "every move"
 box). The advice benchmark's reference plays every move without halving."""
-LIKELIEST_MOVES = {"prior_mass": PRIOR_MASS, "drop_behind": DROP_BEHIND, "halving": False}
+LIKELIEST_MOVES = {
+    "prior_mass": PRIOR_MASS,
+    "drop_behind": DROP_BEHIND,
+    "halving": False,
+    "last_part": None,
+}
 """``rank_actions``' options that play out only the learned player's likeliest moves and the
 quick estimate's best (:func:`left_out` as by default, :data:`MAX_KEPT` at most): the generic
 default, and the stepper's "every move" box unticked in a game whose own rankings play every

@@ -87,6 +87,7 @@ __all__ = [
     "QUICK_RESAMPLES",
     "QUICK_SECONDS",
     "ActionRanking",
+    "cut_shares",
     "halving_sizes",
     "left_out",
     "prior_kept",
@@ -134,6 +135,21 @@ def halving_sizes(moves: int, keep: int = MAX_KEPT) -> list[int]:
         n = max(keep, -(-n // 2))
         sizes.append(n)
     return sizes
+
+
+def cut_shares(cuts: int, last_part: float | None = None) -> list[float]:
+    """The shares of the budget after which sequential halving makes each of its ``cuts``:
+    equal parts, or the last part (the moves left after every cut) ``last_part`` of the
+    budget and the parts before it equal.
+
+    >>> cut_shares(4)
+    [0.2, 0.4, 0.6, 0.8]
+    >>> cut_shares(4, 0.5)
+    [0.125, 0.25, 0.375, 0.5]
+    """
+    if last_part is None:
+        return [k / (cuts + 1) for k in range(1, cuts + 1)]
+    return [k * (1 - last_part) / cuts for k in range(1, cuts + 1)]
 
 
 def _dice_odds(state: State, action: Any) -> Any:
@@ -196,6 +212,7 @@ def rank_actions(
     prior_mass: float | Declared | None = DECLARED,
     race: bool = True,
     halving: bool | Declared = DECLARED,
+    last_part: float | Declared | None = DECLARED,
     luck: bool = False,
     horizon: int | None = None,
 ) -> ActionRanking:
@@ -224,14 +241,17 @@ def rank_actions(
     (:func:`halving_sizes`; ``batch`` then defaults to :data:`HALVING_BATCH`, 20 otherwise).
     The games go to the moves that could be best even where neither judgement before the
     games can tell which those are. Without ``time`` or ``games`` it does nothing.
+    ``last_part`` gives the moves left after the last cut that share of the budget, the
+    parts before it equal (:func:`cut_shares`; None: every part equal), so that their
+    intervals narrow.
     ``prior_mass`` plays out only the learned player's likeliest moves, by the game's move prior
     (:func:`prior_values`), until together they hold that much of its probability (at least
     :data:`MIN_PRIOR_KEPT`, and the quick estimate's best; None: every move), :data:`MAX_KEPT`
     at most, the quick estimate's best first: the games go to the few moves worth them, which
     they can tell apart in seconds. A dropped move keeps its figures and says why.
-    Left unsaid, ``drop_behind``, ``prior_mass`` and ``halving`` are the game's own choice
-    (:data:`DECLARED`): Batalla's and Corona de Hierro's rankings play every move and halve
-    them, Carolus's play the likeliest.
+    Left unsaid, ``drop_behind``, ``prior_mass``, ``halving`` and ``last_part`` are the
+    game's own choice (:data:`DECLARED`): Batalla's and Corona de Hierro's rankings play every
+    move and halve them, Carolus's play the likeliest.
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
     a tenth of it (:data:`QUICK_SECONDS` at most), the exact attempts share
@@ -262,6 +282,10 @@ def rank_actions(
         prior_mass = rule["prior_mass"]
     if halving is DECLARED:
         halving = rule["halving"]
+    if last_part is DECLARED:
+        last_part = rule["last_part"]
+    if last_part is not None and not 0 < last_part < 1:
+        raise ValueError(f"last_part is a share between 0 and 1, or None; got {last_part!r}")
     if drop_behind is not None and not 0 < drop_behind <= 1:
         raise ValueError(f"drop_behind is a chance between 0 and 1, or None; got {drop_behind!r}")
     if prior_mass is not None and not 0 < prior_mass <= 1:
@@ -416,20 +440,21 @@ def rank_actions(
     if budget.time is None and budget.games is None:
         cuts = []  # no budget to part: the racing alone
     halving_parts = len(cuts) + 1
+    ends = cut_shares(len(cuts), last_part)
     games_time = budget.remaining() if budget.time is not None else None
     games_began = budget.clock()
 
     def halve() -> None:
         """Sequential halving: drop the worse half of the live moves at the end of each of
-        the budget's equal parts (of its time or its games, whichever runs out first)."""
+        the budget's parts (of its time or its games, whichever runs out first)."""
         done = 0.0
         if games_time is not None:
             done = (budget.clock() - games_began) / max(games_time, 1e-9)
         if budget.games is not None:
             done = max(done, min(a.played for a in arms if a.live) / budget.games)
         # a cut at the budget's end would take games from no one: the run is over
-        while cuts and (halving_parts - len(cuts)) / halving_parts <= done < 1:
-            keep = cuts.pop(0)
+        while cuts and ends[0] <= done < 1:
+            keep, _ = cuts.pop(0), ends.pop(0)
             live = [i for i, a in enumerate(arms) if a.live]
             if len(live) <= keep:
                 continue

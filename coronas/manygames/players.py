@@ -42,10 +42,14 @@ def describe_bots(names: Sequence[str], labels: Sequence[str]) -> str:
 
 
 def bot_label(bot: Any) -> str:
+    """How a bot is named: as it was given (``"mcts:500"``), else its ``name`` (``greedy``),
+    else the function's or the class's name."""
+    if isinstance(bot, str):
+        return bot.strip()
     name = getattr(bot, "name", None)
-    if isinstance(name, str):
+    if isinstance(name, str) and name:
         return name
-    return getattr(bot, "__name__", type(bot).__name__)
+    return str(getattr(bot, "__name__", None) or type(bot).__name__)
 
 
 DEFAULT_BOT = "light"

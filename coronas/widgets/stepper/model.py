@@ -10,6 +10,7 @@ from typing import Any
 from coronas.engine import CHANCE, TERMINAL, IllegalAction, RandomBot, State, parse_seat
 from coronas.engine.advice import Odds
 from coronas.formatting import plural, readable_probability
+from coronas.manygames.players import bot_label
 from coronas.widgets.stepper.files import SaveLoad
 from coronas.widgets.stepper.odds import PositionOdds, odds_phrase
 from coronas.widgets.stepper.outcomes import group_actions, parse_outcome
@@ -77,15 +78,6 @@ def _seat_bots(bots: Any, state: State, strict: bool = True) -> dict[int, Any]:
     if isinstance(bots, Sequence) and not isinstance(bots, str):
         return dict(enumerate(bots))
     return dict.fromkeys(range(n), bots)
-
-
-def bot_label(bot: Any) -> str:
-    """How a seat's bot is named on screen: as it was given (``"mcts:500"``), else its
-    ``name`` (``greedy``), else the function's or the class's name."""
-    if isinstance(bot, str):
-        return bot.strip()
-    named = getattr(bot, "name", None) or getattr(bot, "__name__", None)
-    return str(named or type(bot).__name__)
 
 
 def _player_name(state: State, player: int, names: Sequence[str] | None) -> str:
