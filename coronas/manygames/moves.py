@@ -432,15 +432,16 @@ def rank_actions(
             luck=luck,
             horizon=horizon,
             prior_mass=prior_mass if left_by_prior else None,
-            halving=halving_parts > 1,
+            halving=halved,
         )
         return ranking, widest
 
     cuts = halving_sizes(sum(a.live for a in arms)) if halving else []
     if budget.time is None and budget.games is None:
         cuts = []  # no budget to part: the racing alone
-    halving_parts = len(cuts) + 1
-    ends = cut_shares(len(cuts), last_part)
+    halved = bool(cuts)
+    # each cut as (the share of the budget after which it comes, the moves it keeps)
+    plan = list(zip(cut_shares(len(cuts), last_part), cuts, strict=True))
     games_time = budget.remaining() if budget.time is not None else None
     games_began = budget.clock()
 
@@ -453,8 +454,8 @@ def rank_actions(
         if budget.games is not None:
             done = max(done, min(a.played for a in arms if a.live) / budget.games)
         # a cut at the budget's end would take games from no one: the run is over
-        while cuts and ends[0] <= done < 1:
-            keep, _ = cuts.pop(0), ends.pop(0)
+        while plan and plan[0][0] <= done < 1:
+            keep = plan.pop(0)[1]
             live = [i for i, a in enumerate(arms) if a.live]
             if len(live) <= keep:
                 continue
@@ -472,7 +473,7 @@ def rank_actions(
 
     def prune(_: Sequence[Arm]) -> None:
         nonlocal looks
-        if cuts:
+        if plan:
             halve()
         if not race or all(a.ended < MIN_DROP_GAMES for a in arms if a.live):
             return
