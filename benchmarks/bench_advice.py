@@ -32,8 +32,10 @@ each decision to the file as it ends; ``--phase`` runs one of them.
 ``--every-move`` gives the advice every move to play out (none left out by the value model or
 the move prior), halved (``EVERY_MOVE``), ``--likeliest`` only the learned player's likeliest
 (``LIKELIEST_MOVES``), whatever the game's own rankings do, ``--last-part SHARE`` gives the
-moves left after halving's last cut that share of the time, and ``--references FILE`` judges an
-advice on the references of another results file (made at the same decisions) instead of
+moves left after halving's last cut that share of the time, ``--common`` plays every move on
+the same seeded games (common random numbers) whatever the game declares, and ``--references
+FILE`` judges an advice on the references of another results file (made at the same
+decisions) instead of
 playing its own: a rule for the advice is then judged in the advice's half hour, not the
 references' hours. The references' budget was set by that file's advice, so they are as strong
 as they were there, not twenty times this advice's games.
@@ -503,6 +505,12 @@ def main() -> None:
         "(rank_actions' last_part; the parts before it equal)",
     )
     parser.add_argument(
+        "--common",
+        action="store_true",
+        help="the advice plays every move on the same seeded games (rank_actions' common=True), "
+        "whatever the game declares",
+    )
+    parser.add_argument(
         "--references",
         type=Path,
         metavar="FILE",
@@ -558,6 +566,8 @@ def main() -> None:
         settings["likeliest"] = True
     if args.last_part is not None:
         settings["last_part"] = args.last_part
+    if args.common:
+        settings["common"] = True
     borrowed = read_references(args.references) if args.references else {}
     done = read_results(args.results, settings) if args.results else {}
     if args.rules:
@@ -587,6 +597,7 @@ def main() -> None:
         + (", every move played out, halved" if args.every_move else "")
         + (", the learned player's likeliest moves" if args.likeliest else "")
         + (f", the last part {args.last_part:g} of the time" if args.last_part else "")
+        + (", every move on the same seeded games" if args.common else "")
         + f", {references}, {args.jobs} worker processes, {decisions} held-out decisions a game"
         + (f"; {len(done)} records read from {args.results}" if done else "")
         + ("" if args.phase is None or args.references else f"; the {args.phase} only")
@@ -631,6 +642,8 @@ def main() -> None:
                     budget.update(LIKELIEST_MOVES)
                 if args.last_part is not None:
                     budget["last_part"] = args.last_part
+                if args.common:
+                    budget["common"] = True
                 adv = keep(advise(state, budget), key, group, "advice")
             if ref is None and adv is not None and "reference" in phases:
                 budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}

@@ -4,6 +4,7 @@ Run from the repository root::
 
     python benchmarks/bench_winchances.py            # about four minutes
     python benchmarks/bench_winchances.py --quick    # a few seconds, to check that it runs
+    python benchmarks/bench_winchances.py --decisions 24   # common random numbers, held out
 
 **Precision per time.** From a mid-game position of each game (a seeded game between light
 bots, stopped halfway through its length), ``win_chances`` plays the rest of the game out with
@@ -18,7 +19,19 @@ from the same seeds, as ``rank_actions`` does) and once on independent seeds. Th
 the estimated *difference* over the repeats, and the mean half-width of its 95% interval
 (paired for common numbers, the two intervals combined for independent ones), are compared:
 the same number of games, so the same time, and the ratio of the widths is what common random
-numbers save. ``rank_actions`` keeps them where that ratio is below 1.
+numbers save.
+
+**Common random numbers at held-out decisions** (``--decisions N``). One position says little
+about a game's rankings, so the same question is asked at the first ``N`` held-out decisions
+of ``benchmarks/bench_advice.py`` (those its advice is judged at): two of the legal moves drawn
+by the decision's seed, ``--games`` games after each on common random numbers (one task list
+for both, as ``rank_actions`` plays them) and on seeds of their own. From each decision, the
+variance of one game's difference (the shares of the seat to move) on common numbers, and on
+seeds of their own the two moves' variances added: the variance of a difference of two means
+of ``n`` games is either over ``n``. The game's figure is the ratio of the sums over the
+decisions (independent over common: how many times the games common numbers are worth), with
+the decisions where common numbers did worse. Whether a game's rankings then pick better on
+them is the advice benchmark's question (``bench_advice.py --common``).
 """
 
 from __future__ import annotations
@@ -102,11 +115,87 @@ def crn(state: Any, games: int, repeats: int) -> dict[str, float]:
     }
 
 
+def variances(state: Any, games: int, seed: int) -> tuple[float, float]:
+    """The variance of one game's difference between two moves drawn with ``seed`` (the
+    shares of the seat to move): on common random numbers, and on games of their own (the
+    two moves' variances added)."""
+    from coronas.manygames.estimator import FromPosition, Games, seat_bots
+
+    mover = state.current_player
+    moves = random.Random(seed).sample(state.legal_actions(), 2)
+    bots = seat_bots(state, None)
+
+    def shares(played: Any) -> list[float]:
+        if None in played.per_game:
+            raise SystemExit(f"a game from seed {seed}'s decision did not end")
+        return [float(g[mover]) for g in played.per_game]
+
+    with Games(bots, seed, None, 1, 100_000) as common:
+        tasks = common.draw(games)
+        a, b = (shares(common.play(FromPosition(state, None, m), tasks)) for m in moves)
+    paired = statistics.variance([x - y for x, y in zip(a, b, strict=True)])
+    apart = 0.0
+    for k, m in enumerate(moves):
+        with Games(bots, seed + 10**6 * (k + 1), None, 1, 100_000) as own:
+            apart += statistics.variance(
+                shares(own.play(FromPosition(state, None, m), own.draw(games)))
+            )
+    return paired, apart
+
+
+def held_out_crn(decisions: int, games: int) -> list[list[str]]:
+    """:func:`variances` at the first ``decisions`` held-out decisions of each game (at
+    ``bench_advice``'s number of players: Corona de Hierro at 4): a row a game."""
+    from bench_advice import PLAYERS, held_out
+
+    rows = []
+    for name, players in sorted(PLAYERS.items()):
+        found = [variances(state, games, seed) for seed, _, state in held_out(name, decisions)]
+        paired = sum(p for p, _ in found)
+        apart = sum(a for _, a in found)
+        worse = sum(p > a for p, a in found)
+        rows.append(
+            [
+                f"{name} ({players} players)",
+                f"{decisions} x {games}",
+                f"{math.sqrt(apart / decisions):.3f}",
+                f"{math.sqrt(paired / decisions):.3f}",
+                f"{apart / paired:.2f}" if paired else "no spread on common seeds",
+                f"{worse} of {decisions}",
+            ]
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run, to check it works")
+    parser.add_argument(
+        "--decisions",
+        type=int,
+        metavar="N",
+        help="instead: common random numbers at the first N held-out decisions of each game",
+    )
+    parser.add_argument(
+        "--games", type=int, default=200, help="with --decisions: games a move (200)"
+    )
     args = parser.parse_args(argv)
     _machine.ensure_importable()
+    if args.decisions is not None:
+        if args.decisions < 1 or args.games < 2:
+            parser.error("--decisions needs at least 1 decision and --games at least 2")
+        print(f"Common random numbers at held-out decisions ({_machine.machine_line()})")
+        print()
+        header = [
+            "game",
+            "decisions x games a move",
+            "sd of a game's difference, own seeds",
+            "sd, common",
+            "variance ratio own / common",
+            "common worse at",
+        ]
+        print(_machine.table(header, held_out_crn(args.decisions, args.games)))
+        return 0
 
     seconds, jobs = (1.0, 2) if args.quick else (60.0, 2)
     games, repeats = (20, 3) if args.quick else (200, 30)

@@ -238,18 +238,42 @@ def test_the_luck_of_a_roll_is_taken_out_exactly_where_the_model_sees_it():
         state.win_chances(RandomBot(), games=10, luck="yes")
 
 
-@pytest.fixture
-def bench(monkeypatch):
-    """benchmarks/bench_advice.py, loaded as a module."""
+def load_benchmark(name: str, monkeypatch):
+    """``benchmarks/<name>.py``, loaded as a module."""
     import importlib.util
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advice.py"
-    monkeypatch.syspath_prepend(str(path.parent))  # its helper module, _machine
-    spec = importlib.util.spec_from_file_location("bench_advice", path)
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    monkeypatch.syspath_prepend(str(path.parent))  # its helper modules: _machine, bench_advice
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    """benchmarks/bench_advice.py, loaded as a module."""
+    return load_benchmark("bench_advice", monkeypatch)
+
+
+def test_the_common_seeds_measure_gives_the_variances_worked_out_by_hand(monkeypatch):
+    # benchmarks/bench_winchances.py --decisions: after "up to j" and "up to k" (j < k) one
+    # die decides. On the same roll the difference of seat 0's shares is -1 when the die
+    # shows j+1 to k, else 0: variance p(1 - p), p = (k - j)/6. On rolls of their own the
+    # two moves' variances add: j/6 (1 - j/6) + k/6 (1 - k/6). 3,000 games a move: a sample
+    # variance is within about 4% of its value (one standard deviation), so 15% is the
+    # tolerance; the run is seeded.
+    measure = load_benchmark("bench_winchances", monkeypatch)
+    state = ReachGame().new_initial_state()
+    for seed in (1, 2):
+        j, k = sorted(a.k for a in random.Random(seed).sample(state.legal_actions(), 2))
+        p = Fraction(k - j, 6)
+        common, own = measure.variances(state, 3000, seed)
+        assert common == pytest.approx(float(p * (1 - p)), rel=0.15)
+        assert own == pytest.approx(
+            float(Fraction(j, 6) * (1 - Fraction(j, 6)) + Fraction(k, 6) * (1 - Fraction(k, 6))),
+            rel=0.15,
+        )
 
 
 def test_the_advice_benchmark_times_the_readme_s_advise_command_as_typed(bench):

@@ -177,3 +177,29 @@ def test_the_script_that_goes_on_with_the_long_runs_names_the_readme_s_runs():
             f"`{name.removesuffix('-reference')}" in r and commit in r and command in r
             for r in rows
         ), line
+
+
+def test_the_common_seeds_measure_runs_at_held_out_decisions():
+    # bench_winchances.py --decisions: a row a game, its ratio of variances and the decisions
+    # where common seeds did worse; a count of decisions below one is refused
+    script = next(p for p in BENCHMARKS if p.name == "bench_winchances.py")
+    run = [sys.executable, str(script)]
+    out = subprocess.run(
+        [*run, "--decisions", "1", "--games", "3"],
+        capture_output=True,
+        text=True,
+        cwd=script.parent.parent,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ")][1:]
+    assert [r.split("|")[1].strip() for r in rows] == [
+        "batalla (2 players)",
+        "carolus (2 players)",
+        "hierro (4 players)",
+    ]
+    assert all(r.split("|")[2].strip() == "1 x 3" for r in rows)
+    refused = subprocess.run(
+        [*run, "--decisions", "0"], capture_output=True, text=True, cwd=script.parent.parent
+    )
+    assert refused.returncode == 2 and "--decisions needs at least 1" in refused.stderr

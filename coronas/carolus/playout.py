@@ -43,10 +43,13 @@ __all__ = [
 
 COMMON_RANDOM_NUMBERS = False
 """Whether ``rank_actions`` plays every move out on the same seeded games: not here. After two
-different placements the bag's draws follow different knights at once, so games on the same
-seeds part at the first draw and the difference between two moves is measured no better
-(``benchmarks/bench_winchances.py``: the interval's width 0.99 times that of games of their
-own, the spread of the estimates 1.38 times); each move gets games of its own instead."""
+different placements the bag's draws follow different knights, so games on the same seeds part
+sooner than in the other games: at one mid-game position the interval of a difference was no
+narrower (``benchmarks/bench_winchances.py``: 0.99 times that of games of their own). At the
+held-out decisions the advice is judged at, common seeds are worth 1.32 times the games
+(``bench_winchances.py --decisions 24``), but the advice on them picked no better (33 of 50
+decisions within 2 points of the reference's best against 35, ``bench_advice.py --common``),
+so each move keeps games of its own. Both runs are in docs/performance.md."""
 
 SEARCH = {"c": 0.5, "depth": 0, "prior": True, "simulations": 1500}
 """The search bot's settings in this game (``mcts`` in ``BOTS``): PUCT, the tree focused by
