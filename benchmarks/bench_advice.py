@@ -32,12 +32,11 @@ each decision to the file as it ends; ``--phase`` runs one of them.
 ``--every-move`` gives the advice every move to play out (none left out by the value model or
 the move prior), halved (``EVERY_MOVE``), ``--likeliest`` only the learned player's likeliest
 (``LIKELIEST_MOVES``), whatever the game's own rankings do, ``--last-part SHARE`` gives the
-moves left after halving's last cut that share of the time, ``--common`` plays every move on
-the same seeded games (common random numbers) whatever the game declares, and ``--references
-FILE`` judges an advice on the references of another results file (made at the same
-decisions) instead of
-playing its own: a rule for the advice is then judged in the advice's half hour, not the
-references' hours. The references' budget was set by that file's advice, so they are as strong
+moves left after halving's last cut that share of the time, ``--last-kept N`` has that cut
+keep N moves (3), ``--common`` plays every move on the same seeded games (common random
+numbers) whatever the game declares, and ``--references FILE`` judges an advice on the
+references of another results file (made at the same decisions) instead of playing its own:
+a rule for the advice is then judged in the advice's half hour, not the references' hours. The references' budget was set by that file's advice, so they are as strong
 as they were there, not twenty times this advice's games.
 
 Reported per decision and per game: the seconds to the quick ranking, the moves, how many
@@ -505,6 +504,12 @@ def main() -> None:
         "(rank_actions' last_part; the parts before it equal)",
     )
     parser.add_argument(
+        "--last-kept",
+        type=int,
+        metavar="N",
+        help="with halving, how many moves the last cut keeps (rank_actions' last_kept; 3)",
+    )
+    parser.add_argument(
         "--common",
         action="store_true",
         help="the advice plays every move on the same seeded games (rank_actions' common=True), "
@@ -566,6 +571,8 @@ def main() -> None:
         settings["likeliest"] = True
     if args.last_part is not None:
         settings["last_part"] = args.last_part
+    if args.last_kept is not None:
+        settings["last_kept"] = args.last_kept
     if args.common:
         settings["common"] = True
     borrowed = read_references(args.references) if args.references else {}
@@ -597,6 +604,7 @@ def main() -> None:
         + (", every move played out, halved" if args.every_move else "")
         + (", the learned player's likeliest moves" if args.likeliest else "")
         + (f", the last part {args.last_part:g} of the time" if args.last_part else "")
+        + (f", {args.last_kept} moves kept for the last part" if args.last_kept else "")
         + (", every move on the same seeded games" if args.common else "")
         + f", {references}, {args.jobs} worker processes, {decisions} held-out decisions a game"
         + (f"; {len(done)} records read from {args.results}" if done else "")
@@ -642,6 +650,8 @@ def main() -> None:
                     budget.update(LIKELIEST_MOVES)
                 if args.last_part is not None:
                     budget["last_part"] = args.last_part
+                if args.last_kept is not None:
+                    budget["last_kept"] = args.last_kept
                 if args.common:
                     budget["common"] = True
                 adv = keep(advise(state, budget), key, group, "advice")

@@ -784,6 +784,37 @@ def test_a_longer_last_part_cuts_sooner_and_leaves_the_rest_to_the_moves_kept():
             rank_actions(state, RandomBot(), games=40, halving=True, last_part=bad)
 
 
+def test_halving_down_to_two_cuts_twice_and_leaves_the_last_part_to_two_moves():
+    # last_kept=2: 6 moves are cut to 3, then to 2, after a third and two thirds of the 40
+    # games, at the first looks past them (every 4 games: at 16 and at 28). "up to 6" wins
+    # every game, so it is always kept.
+    state = ReachGame().new_initial_state()
+    ranking = rank_actions(
+        state, RandomBot(), games=40, seed=2, exact=False, halving=True, last_kept=2
+    )
+    assert sorted(r["games"] for r in ranking.rows) == [16, 16, 16, 28, 40, 40]
+    reasons = [r["dropped"] for r in ranking.rows if r["dropped"]]
+    assert (
+        sum(x.startswith("dropped after 16 games: outside the top 3 of the 6") for x in reasons)
+        == 3
+    )
+    assert (
+        sum(x.startswith("dropped after 28 games: outside the top 2 of the 3") for x in reasons)
+        == 1
+    )
+    assert ranking.rows[0]["label"] == "up to 6" and ranking.kept == 2
+    assert "the moves halved" in ranking.basis() and "2 played to the end" in ranking.basis()
+    assert (
+        "3 played to the end"
+        in rank_actions(state, RandomBot(), games=40, seed=2, exact=False, halving=True).basis()
+    )
+    for bad in (0, 4, 2.0, True, "2", None):
+        with pytest.raises(
+            ValueError, match="last_kept is how many moves halving plays to the end"
+        ):
+            rank_actions(state, RandomBot(), games=40, halving=True, last_kept=bad)
+
+
 def test_halving_needs_a_budget_of_time_or_games_to_part():
     # with a precision only there are no parts to cut at: the racing alone drops moves
     state = ReachGame().new_initial_state()

@@ -56,6 +56,11 @@ games, each with its prior. Moves as likely as the last one kept are kept with i
 prior leaves nothing out."""
 MIN_PRIOR_KEPT = 3
 """The fewest moves the move prior keeps in the games."""
+MAX_KEPT = 3
+"""The most moves a ranking plays out when the move prior leaves some out: the quick
+estimate's best, then the prior's likeliest (the quick estimate's better on a tie). Where more
+moves are worth about the same, the games cannot tell them apart in seconds, and a shortlist
+of four or more tells a player nothing; three with more games each can be told apart."""
 EVERY_MOVE = {"prior_mass": None, "drop_behind": None, "halving": True}
 """``rank_actions``' options that play every legal move out, none left out by the move prior
 or by the value model (:func:`left_out`'s two options), and halve them (sequential halving:
@@ -68,16 +73,12 @@ LIKELIEST_MOVES = {
     "drop_behind": DROP_BEHIND,
     "halving": False,
     "last_part": None,
+    "last_kept": MAX_KEPT,
 }
 """``rank_actions``' options that play out only the learned player's likeliest moves and the
 quick estimate's best (:func:`left_out` as by default, :data:`MAX_KEPT` at most): the generic
 default, and the stepper's "every move" box unticked in a game whose own rankings play every
 move."""
-MAX_KEPT = 3
-"""The most moves a ranking plays out when the move prior leaves some out: the quick
-estimate's best, then the prior's likeliest (the quick estimate's better on a tie). Where more
-moves are worth about the same, the games cannot tell them apart in seconds, and a shortlist
-of four or more tells a player nothing; three with more games each can be told apart."""
 LEFT_BY_PRIOR = "left out: the learned player would choose it"
 """How the reason of a move the move prior left out of the games begins."""
 

@@ -213,6 +213,7 @@ def rank_actions(
     race: bool = True,
     halving: bool | Declared = DECLARED,
     last_part: float | Declared | None = DECLARED,
+    last_kept: int | Declared = DECLARED,
     luck: bool = False,
     horizon: int | None = None,
 ) -> ActionRanking:
@@ -243,15 +244,16 @@ def rank_actions(
     games can tell which those are. Without ``time`` or ``games`` it does nothing.
     ``last_part`` gives the moves left after the last cut that share of the budget, the
     parts before it equal (:func:`cut_shares`; None: every part equal), so that their
-    intervals narrow.
+    intervals narrow. ``last_kept`` is how many moves the last cut keeps to share that part,
+    from 1 to :data:`MAX_KEPT` (:data:`MAX_KEPT` by default): fewer, each with more games.
     ``prior_mass`` plays out only the learned player's likeliest moves, by the game's move prior
     (:func:`prior_values`), until together they hold that much of its probability (at least
     :data:`MIN_PRIOR_KEPT`, and the quick estimate's best; None: every move), :data:`MAX_KEPT`
     at most, the quick estimate's best first: the games go to the few moves worth them, which
     they can tell apart in seconds. A dropped move keeps its figures and says why.
-    Left unsaid, ``drop_behind``, ``prior_mass``, ``halving`` and ``last_part`` are the
-    game's own choice (:data:`DECLARED`): Batalla's and Corona de Hierro's rankings play every
-    move and halve them, Carolus's play the likeliest.
+    Left unsaid, ``drop_behind``, ``prior_mass``, ``halving``, ``last_part`` and
+    ``last_kept`` are the game's own choice (:data:`DECLARED`): Batalla's and Corona de
+    Hierro's rankings play every move and halve them, Carolus's play the likeliest.
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
     a tenth of it (:data:`QUICK_SECONDS` at most), the exact attempts share
@@ -284,6 +286,13 @@ def rank_actions(
         halving = rule["halving"]
     if last_part is DECLARED:
         last_part = rule["last_part"]
+    if last_kept is DECLARED:
+        last_kept = rule["last_kept"]
+    if type(last_kept) is not int or not 1 <= last_kept <= MAX_KEPT:
+        raise ValueError(
+            f"last_kept is how many moves halving plays to the end, a whole number from 1 to "
+            f"{MAX_KEPT}; got {last_kept!r}"
+        )
     if last_part is not None and not 0 < last_part < 1:
         raise ValueError(f"last_part is a share between 0 and 1, or None; got {last_part!r}")
     if drop_behind is not None and not 0 < drop_behind <= 1:
@@ -433,10 +442,11 @@ def rank_actions(
             horizon=horizon,
             prior_mass=prior_mass if left_by_prior else None,
             halving=halved,
+            kept=last_kept,
         )
         return ranking, widest
 
-    cuts = halving_sizes(sum(a.live for a in arms)) if halving else []
+    cuts = halving_sizes(sum(a.live for a in arms), last_kept) if halving else []
     if budget.time is None and budget.games is None:
         cuts = []  # no budget to part: the racing alone
     halved = bool(cuts)

@@ -49,7 +49,8 @@ class ActionRanking:
     learned player's choices the moves played out were taken to hold (None: it left none out);
     the rule is said once, in :meth:`basis`, and each move left out gives only its own prior.
     ``halving`` says the moves were halved (sequential halving: the worse half dropped at
-    the end of each equal part of the games), said once in :meth:`basis` too.
+    the end of each part of the games), ``kept`` how many were played to the end, said once in
+    :meth:`basis` too.
     """
 
     player: str
@@ -66,6 +67,7 @@ class ActionRanking:
     horizon: int | None = None
     prior_mass: float | None = None
     halving: bool = False
+    kept: int = MAX_KEPT
 
     def basis(self) -> str:
         """What the figures rest on, in words."""
@@ -89,8 +91,8 @@ class ActionRanking:
                 )
             if self.halving:
                 how += (
-                    "; the moves halved: the worse half dropped at the end of each equal part "
-                    f"of the games, {MAX_KEPT} played to the end"
+                    "; the moves halved: the worse half dropped at the end of each part "
+                    f"of the games, {self.kept} played to the end"
                 )
         return f"{how}; {self.assumption}; {self.view}"
 
