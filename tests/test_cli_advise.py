@@ -434,7 +434,8 @@ def test_every_move_plays_out_the_moves_the_prior_would_leave_out(capsys, tmp_pa
 
 def test_corona_de_hierro_s_advice_plays_every_move_and_halves_them(capsys, tmp_path):
     # Corona de Hierro declares its rankings: every move played out, none left out by its
-    # move prior, the worse half dropped at each fifth of the games (29 moves: 15, 8, 4, 3)
+    # move prior, the worse half dropped at each fifth of the games down to two (29 moves:
+    # 15, 8, 4, 2); too few games for the racing to drop any (40 at least)
     path = saved(tmp_path, played("hierro", 60, seed=4))
     options = ["--win-chances", "--games", "10", "--time", "120", "--json"]
     ranking = json.loads(run(capsys, "advise", path, *options)[1])["ranking"]
@@ -442,7 +443,8 @@ def test_corona_de_hierro_s_advice_plays_every_move_and_halves_them(capsys, tmp_
     assert not any("the learned player would choose it" in m["dropped"] for m in moves)
     assert all(m["games"] >= 2 for m in moves)
     halved = [m for m in moves if "outside the top" in m["dropped"]]
-    assert len(moves) - len(halved) <= 3 and "the moves halved" in ranking["text"]
+    assert len(moves) > 4 and len(moves) - len(halved) == 2
+    assert "the moves halved" in ranking["text"] and "2 played to the end" in ranking["text"]
 
 
 def test_win_chances_count_the_time_from_the_command_s_start(monkeypatch, capsys, tmp_path):

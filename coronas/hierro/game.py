@@ -51,9 +51,12 @@ class Game(engine.Game):
     def declare(cls) -> Any:
         """Corona de Hierro's plug-in surface: its bots, the light playout without random
         moves, the fitted evaluation scored at settled positions, and rankings that play
-        every move out, halved: the move prior, which reads little more than the kind of a
-        move, left the best move out of the games at 20 of 50 held-out decisions, and halving
-        every move picked within 2 points of a reference's best at 42 of 50, against 27."""
+        every move out, halved down to two: the move prior, which reads little more than the
+        kind of a move, left the best move out of the games at 20 of 50 held-out decisions, and
+        halving every move picked within 2 points of a reference's best at 42 of 50, against
+        27. Two moves sharing the last part instead of three left every move within 5 points
+        or dropped at 54 of 62 decisions against 47, and picked as well (47 of 62 within 2
+        points, both ways; docs/performance.md)."""
         from coronas.engine.surface import GameSpec
         from coronas.hierro import bots, features, playout
         from coronas.manygames.judgement import EVERY_MOVE
@@ -66,7 +69,7 @@ class Game(engine.Game):
             search=playout.SEARCH,
             learning=features.LEARNING,
             drawing=(_drawing, {"figsize": (9, 8)}),
-            ranking=EVERY_MOVE,
+            ranking={**EVERY_MOVE, "last_kept": 2},
         )
 
     def __init__(
