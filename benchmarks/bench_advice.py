@@ -33,11 +33,13 @@ each decision to the file as it ends; ``--phase`` runs one of them.
 the move prior), halved (``EVERY_MOVE``), ``--likeliest`` only the learned player's likeliest
 (``LIKELIEST_MOVES``), whatever the game's own rankings do, ``--last-part SHARE`` gives the
 moves left after halving's last cut that share of the time, ``--last-kept N`` has that cut
-keep N moves (3), ``--common`` plays every move on the same seeded games (common random
-numbers) whatever the game declares, and ``--references FILE`` judges an advice on the
-references of another results file (made at the same decisions) instead of playing its own:
-a rule for the advice is then judged in the advice's half hour, not the references' hours. The references' budget was set by that file's advice, so they are as strong
-as they were there, not twenty times this advice's games.
+keep N moves (3), ``--quick-kept N`` plays out only the quick estimate's N best moves,
+``--common`` plays every move on the same seeded games (common random numbers) whatever the
+game declares, and ``--references FILE`` judges an advice on the references of another
+results file (made at the same decisions) instead of playing its own: a rule for the advice
+is then judged in the advice's half hour, not the references' hours. The references' budget
+was set by that file's advice, so they are as strong as they were there, not twenty times
+this advice's games.
 
 Reported per decision and per game: the seconds to the quick ranking, the moves, how many
 ended with a half-width of at most 5 points or dropped with a reason (the target: all), the
@@ -510,6 +512,13 @@ def main() -> None:
         help="with halving, how many moves the last cut keeps (rank_actions' last_kept; 3)",
     )
     parser.add_argument(
+        "--quick-kept",
+        type=int,
+        metavar="N",
+        help="the advice plays out only the quick estimate's N best moves (rank_actions' "
+        "quick_kept); with --every-move, halved",
+    )
+    parser.add_argument(
         "--common",
         action="store_true",
         help="the advice plays every move on the same seeded games (rank_actions' common=True), "
@@ -575,6 +584,8 @@ def main() -> None:
         settings["last_kept"] = args.last_kept
     if args.common:
         settings["common"] = True
+    if args.quick_kept is not None:
+        settings["quick_kept"] = args.quick_kept
     borrowed = read_references(args.references) if args.references else {}
     done = read_results(args.results, settings) if args.results else {}
     if args.rules:
@@ -606,6 +617,7 @@ def main() -> None:
         + (f", the last part {args.last_part:g} of the time" if args.last_part else "")
         + (f", {args.last_kept} moves kept for the last part" if args.last_kept else "")
         + (", every move on the same seeded games" if args.common else "")
+        + (f", the quick estimate's {args.quick_kept} best moves" if args.quick_kept else "")
         + f", {references}, {args.jobs} worker processes, {decisions} held-out decisions a game"
         + (f"; {len(done)} records read from {args.results}" if done else "")
         + ("" if args.phase is None or args.references else f"; the {args.phase} only")
@@ -654,6 +666,8 @@ def main() -> None:
                     budget["last_kept"] = args.last_kept
                 if args.common:
                     budget["common"] = True
+                if args.quick_kept is not None:
+                    budget["quick_kept"] = args.quick_kept
                 adv = keep(advise(state, budget), key, group, "advice")
             if ref is None and adv is not None and "reference" in phases:
                 budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}

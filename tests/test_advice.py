@@ -130,6 +130,37 @@ def test_a_move_far_behind_in_the_quick_estimate_is_left_out_of_the_games():
         rank_actions(start(), RandomBot(), games=10, drop_behind=2)
 
 
+def test_only_the_quick_estimate_s_best_few_moves_are_played_out_with_quick_kept():
+    # quick estimates: die 2/3, coin 1/2, fold 0; the two best are played, fold is left out
+    ranking = rank_actions(
+        start(), RandomBot(), games=40, seed=1, exact=False, drop_behind=None, quick_kept=2
+    )
+    rows = {r["label"]: r for r in ranking.rows}
+    assert rows["fold"]["games"] == 0 and ranking.rows[-1]["label"] == "fold"
+    assert rows["fold"]["dropped"] == (
+        "left out: not among the value model's 2 best moves, 67 points behind the best"
+    )
+    assert rows["die"]["games"] == rows["coin"]["games"] == 40
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="quick_kept is how many of the quick estimate"):
+            rank_actions(start(), RandomBot(), games=10, quick_kept=bad)
+
+
+def test_moves_as_good_as_the_last_of_the_quick_estimate_s_best_are_kept_with_it():
+    quick = [0.40, 0.10, 0.30, 0.30, 0.14]
+    out = left_out(quick, None, drop_behind=None, quick_kept=2)
+    # 0.40 and the two at 0.30, tied with the second best, are kept
+    assert out == {
+        1: "left out: not among the value model's 2 best moves, 30 points behind the best",
+        4: "left out: not among the value model's 2 best moves, 26 points behind the best",
+    }
+    assert left_out(quick, None, drop_behind=None, quick_kept=5) == {}
+    # a move the value model puts far behind says so once, whichever rule leaves it out
+    assert left_out(quick, None, drop_behind=0.25, quick_kept=1)[1].startswith(
+        "left out: the value model puts it 30 points behind"
+    )
+
+
 def test_a_move_clearly_worse_on_the_paired_games_is_dropped_from_later_games():
     # fold loses every game: after 40 games its paired difference from the die (-2/3, sd 0.47)
     # is below zero at 95% corrected for two comparisons and one look (z = 2.50: -0.67 +- 0.19)

@@ -25,7 +25,7 @@ from typing import Any
 
 __all__ = ["RANKING_OPTIONS", "GameSpec", "check_secrets"]
 
-RANKING_OPTIONS = ("drop_behind", "prior_mass", "halving", "last_part", "last_kept")
+RANKING_OPTIONS = ("drop_behind", "prior_mass", "quick_kept", "halving", "last_part", "last_kept")
 """The options of :func:`~coronas.manygames.moves.rank_actions` a game may set for its own
 rankings (:attr:`GameSpec.ranking`): which moves are played out, and how."""
 
@@ -46,8 +46,8 @@ class GameSpec:
     (``function(state=s, **kwargs)``), imported only when a widget draws; None: the state's
     own HTML. ``ranking``: how a ranking of the moves spends its games in this game where the
     caller does not say (:func:`~coronas.manygames.moves.rank_actions`' ``drop_behind``,
-    ``prior_mass``, ``halving``, ``last_part`` and ``last_kept``; the generic defaults for any
-    left out),
+    ``prior_mass``, ``quick_kept``, ``halving``, ``last_part`` and ``last_kept``; the generic
+    defaults for any left out),
     chosen by the advice benchmark's regret in this game.
     """
 

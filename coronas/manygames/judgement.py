@@ -24,6 +24,7 @@ __all__ = [
     "DROP_BEHIND",
     "EVERY_MOVE",
     "LEFT_BY_PRIOR",
+    "LEFT_BY_QUICK",
     "LIKELIEST_MOVES",
     "MAX_KEPT",
     "MAX_QUICK_OUTCOMES",
@@ -61,9 +62,9 @@ MAX_KEPT = 3
 estimate's best, then the prior's likeliest (the quick estimate's better on a tie). Where more
 moves are worth about the same, the games cannot tell them apart in seconds, and a shortlist
 of four or more tells a player nothing; three with more games each can be told apart."""
-EVERY_MOVE = {"prior_mass": None, "drop_behind": None, "halving": True}
+EVERY_MOVE = {"prior_mass": None, "drop_behind": None, "quick_kept": None, "halving": True}
 """``rank_actions``' options that play every legal move out, none left out by the move prior
-or by the value model (:func:`left_out`'s two options), and halve them (sequential halving:
+or by the value model (:func:`left_out`'s options), and halve them (sequential halving:
 the worse half dropped at the end of each equal part of the games, down to :data:`MAX_KEPT`),
 so that the games go to the moves that could be best without the two judgements choosing
 them (Corona de Hierro's own rankings, ``advise --every-move``, the stepper's "every move"
@@ -74,6 +75,7 @@ LIKELIEST_MOVES = {
     "halving": False,
     "last_part": None,
     "last_kept": MAX_KEPT,
+    "quick_kept": None,
 }
 """``rank_actions``' options that play out only the learned player's likeliest moves and the
 quick estimate's best (:func:`left_out` as by default, :data:`MAX_KEPT` at most): the generic
@@ -81,6 +83,8 @@ default, and the stepper's "every move" box unticked in a game whose own ranking
 move."""
 LEFT_BY_PRIOR = "left out: the learned player would choose it"
 """How the reason of a move the move prior left out of the games begins."""
+LEFT_BY_QUICK = "left out: not among the value model's"
+"""How the reason of a move left outside the quick estimate's best few begins."""
 
 
 def _value(state: State, evaluate: Any, seat: int) -> float:
@@ -216,13 +220,16 @@ def left_out(
     least: int = MIN_PRIOR_KEPT,
     quick_best: bool = True,
     most: int | None = MAX_KEPT,
+    quick_kept: int | None = None,
 ) -> dict[int, str]:
     """The moves a ranking leaves out of its games, by index, each with why, in a player's
     words: the ones the quick estimate puts more than ``drop_behind`` behind its best, then
     the ones the move prior does not keep (:func:`prior_kept` with ``prior_mass`` and
     ``least``, the quick estimate's best kept too when ``quick_best``), at most ``most`` of
     them kept: the quick estimate's best first, then by the prior, a tie by the quick
-    estimate. None for an option, or no ``quick`` or ``prior``, leaves its rule out."""
+    estimate; and with ``quick_kept``, every move outside the quick estimate's ``quick_kept``
+    best (those as good as the last one kept are kept with it). None for an option, or no
+    ``quick`` or ``prior``, leaves its rule out."""
     out: dict[int, str] = {}
     if quick is not None and drop_behind is not None:
         best_quick = max(quick)
@@ -231,6 +238,15 @@ def left_out(
                 out[i] = (
                     f"left out: the value model puts it "
                     f"{(best_quick - v) * 100:.0f} points behind the best move"
+                )
+    if quick is not None and quick_kept is not None and len(quick) > quick_kept:
+        best_quick = max(quick)
+        last = sorted(quick, reverse=True)[quick_kept - 1]
+        for i, v in enumerate(quick):
+            if v < last and i not in out:
+                out[i] = (
+                    f"{LEFT_BY_QUICK} {quick_kept} best moves, "
+                    f"{(best_quick - v) * 100:.0f} points behind the best"
                 )
     if prior is not None and prior_mass is not None:
         best = None

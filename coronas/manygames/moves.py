@@ -210,6 +210,7 @@ def rank_actions(
     common: bool | None = None,
     drop_behind: float | Declared | None = DECLARED,
     prior_mass: float | Declared | None = DECLARED,
+    quick_kept: int | Declared | None = DECLARED,
     race: bool = True,
     halving: bool | Declared = DECLARED,
     last_part: float | Declared | None = DECLARED,
@@ -251,8 +252,10 @@ def rank_actions(
     :data:`MIN_PRIOR_KEPT`, and the quick estimate's best; None: every move), :data:`MAX_KEPT`
     at most, the quick estimate's best first: the games go to the few moves worth them, which
     they can tell apart in seconds. A dropped move keeps its figures and says why.
-    Left unsaid, ``drop_behind``, ``prior_mass``, ``halving``, ``last_part`` and
-    ``last_kept`` are the game's own choice (:data:`DECLARED`): Batalla's and Corona de
+    ``quick_kept`` plays out only the quick estimate's best few moves, that many (and any as
+    good as the last of them; None: every move), each move left out saying how far behind.
+    Left unsaid, ``drop_behind``, ``prior_mass``, ``quick_kept``, ``halving``, ``last_part``
+    and ``last_kept`` are the game's own choice (:data:`DECLARED`): Batalla's and Corona de
     Hierro's rankings play every move and halve them, Carolus's play the likeliest.
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
@@ -288,6 +291,13 @@ def rank_actions(
         last_part = rule["last_part"]
     if last_kept is DECLARED:
         last_kept = rule["last_kept"]
+    if quick_kept is DECLARED:
+        quick_kept = rule["quick_kept"]
+    if quick_kept is not None and (type(quick_kept) is not int or quick_kept < 1):
+        raise ValueError(
+            "quick_kept is how many of the quick estimate's best moves are played out, a whole "
+            f"number from 1, or None (every move); got {quick_kept!r}"
+        )
     if type(last_kept) is not int or not 1 <= last_kept <= MAX_KEPT:
         raise ValueError(
             f"last_kept is how many moves halving plays to the end, a whole number from 1 to "
@@ -392,7 +402,7 @@ def rank_actions(
 
     arms = [Arm(FromPosition(state, viewer, a), state.num_players) for a in actions]
     left_by_prior = False  # whether the prior left a move out: its rule is then said once
-    for i, why in left_out(quick, prior, drop_behind, prior_mass).items():
+    for i, why in left_out(quick, prior, drop_behind, prior_mass, quick_kept=quick_kept).items():
         arms[i].dropped = why
         left_by_prior = left_by_prior or why.startswith(LEFT_BY_PRIOR)
     looks = 0  # how many times the moves were compared for dropping
