@@ -476,6 +476,27 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_summary(tmp_path):
         simulate(DuelGame, [Roller(), Safe()], 60, seed=6, progress=False, out=path, resume=True)
 
 
+def test_a_ctrl_c_just_after_a_game_is_written_counts_it_as_kept(tmp_path, monkeypatch):
+    # SIGINT may land after a game's line is written and before the count beside it (the
+    # progress bar's) goes up: the interruption then says how many games the file holds.
+    from coronas.manygames.results import ResultsFile
+    from coronas.manygames.simulate import Interrupted
+
+    written = ResultsFile.append
+
+    def append_then_interrupt(self, record):
+        written(self, record)
+        if record.index == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(ResultsFile, "append", append_then_interrupt)
+    path = tmp_path / "duel.jsonl"
+    with pytest.raises(Interrupted) as caught:
+        simulate(DuelGame, [Roller(), Safe()], 10, seed=5, progress=True, out=path)
+    assert caught.value.played == len(path.read_text().splitlines()) - 1 == 3
+    assert str(caught.value).startswith("interrupted after 3 of 10 games")
+
+
 def test_to_pandas_gives_one_row_a_game_and_seat():
     result = simulate(DuelGame, [Roller(), Safe()], 30, seed=3, progress=False)
     df = result.to_pandas()

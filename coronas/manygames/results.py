@@ -168,6 +168,14 @@ class ResultsFile:
         """Write one game's line and flush it to the operating system."""
         self._write(self._line(record))
 
+    def kept(self) -> int:
+        """How many games the file holds now: its whole lines after the first. Read from the
+        file itself, so that a Ctrl-C between a game's line and the count kept beside it
+        (a progress bar's) cannot make the two disagree."""
+        self._file.flush()
+        with open(self.path, "rb") as lines:
+            return max(0, sum(line.endswith(b"\n") for line in lines) - 1)
+
     def close(self) -> None:
         self._file.close()
 

@@ -46,6 +46,7 @@ The parts are chosen so that other kinds of runs need no change here:
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import itertools
 import os
@@ -562,6 +563,8 @@ def run_games(
     except KeyboardInterrupt:
         if results is None:
             raise
+        with contextlib.suppress(OSError):  # else (the file moved away) the games seen back
+            played = results.kept()
         raise Interrupted(played, n_games, out) from None
     finally:
         if results is not None:
