@@ -578,14 +578,18 @@ def main() -> None:
         settings["every_move"] = True
     if args.likeliest:
         settings["likeliest"] = True
-    if args.last_part is not None:
-        settings["last_part"] = args.last_part
-    if args.last_kept is not None:
-        settings["last_kept"] = args.last_kept
-    if args.common:
-        settings["common"] = True
-    if args.quick_kept is not None:
-        settings["quick_kept"] = args.quick_kept
+    # rank_actions options asked for by name, kept in the settings and given to each ranking
+    asked = {
+        name: value
+        for name, value in (
+            ("last_part", args.last_part),
+            ("last_kept", args.last_kept),
+            ("common", True if args.common else None),
+            ("quick_kept", args.quick_kept),
+        )
+        if value is not None
+    }
+    settings.update(asked)
     borrowed = read_references(args.references) if args.references else {}
     done = read_results(args.results, settings) if args.results else {}
     if args.rules:
@@ -660,14 +664,7 @@ def main() -> None:
                     budget.update(EVERY_MOVE)
                 if args.likeliest:
                     budget.update(LIKELIEST_MOVES)
-                if args.last_part is not None:
-                    budget["last_part"] = args.last_part
-                if args.last_kept is not None:
-                    budget["last_kept"] = args.last_kept
-                if args.common:
-                    budget["common"] = True
-                if args.quick_kept is not None:
-                    budget["quick_kept"] = args.quick_kept
+                budget.update(asked)
                 adv = keep(advise(state, budget), key, group, "advice")
             if ref is None and adv is not None and "reference" in phases:
                 budget = {"games": reference_games(adv, factor), "seed": 1, "jobs": args.jobs}

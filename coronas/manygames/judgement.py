@@ -65,7 +65,8 @@ of four or more tells a player nothing; three with more games each can be told a
 EVERY_MOVE = {"prior_mass": None, "drop_behind": None, "quick_kept": None, "halving": True}
 """``rank_actions``' options that play every legal move out, none left out by the move prior
 or by the value model (:func:`left_out`'s options), and halve them (sequential halving:
-the worse half dropped at the end of each equal part of the games, down to :data:`MAX_KEPT`),
+the worse half dropped at the end of each part of the games, down to ``last_kept``,
+:data:`MAX_KEPT` unless the game declares fewer),
 so that the games go to the moves that could be best without the two judgements choosing
 them (Corona de Hierro's own rankings, ``advise --every-move``, the stepper's "every move"
 box). The advice benchmark's reference plays every move without halving."""

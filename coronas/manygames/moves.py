@@ -281,18 +281,17 @@ def rank_actions(
     if state.current_player < 0:
         raise ValueError("rank_actions needs a decision: this state is a chance node or over")
     rule = {**LIKELIEST_MOVES, **state.game.spec().ranking}  # the game's own, else generic
-    if drop_behind is DECLARED:
-        drop_behind = rule["drop_behind"]
-    if prior_mass is DECLARED:
-        prior_mass = rule["prior_mass"]
-    if halving is DECLARED:
-        halving = rule["halving"]
-    if last_part is DECLARED:
-        last_part = rule["last_part"]
-    if last_kept is DECLARED:
-        last_kept = rule["last_kept"]
-    if quick_kept is DECLARED:
-        quick_kept = rule["quick_kept"]
+    drop_behind, prior_mass, halving, last_part, last_kept, quick_kept = (
+        rule[name] if value is DECLARED else value
+        for name, value in (
+            ("drop_behind", drop_behind),
+            ("prior_mass", prior_mass),
+            ("halving", halving),
+            ("last_part", last_part),
+            ("last_kept", last_kept),
+            ("quick_kept", quick_kept),
+        )
+    )
     if quick_kept is not None and (type(quick_kept) is not int or quick_kept < 1):
         raise ValueError(
             "quick_kept is how many of the quick estimate's best moves are played out, a whole "
