@@ -25,7 +25,7 @@ from coronas.carolus.effects import family_controller
 from coronas.carolus.playout import (
     COURT,
     SCALE,
-    _knight_value,
+    _knight_values,
     _reach,
     _stop_leads,
     court_lead,
@@ -133,9 +133,8 @@ def action_features(state: CarolusState, legal: Sequence[Any]) -> list[tuple[flo
         gain = _deploy_gain(state, p, reach) if isinstance(first, Deploy) else None
         control = state.control
         low, high = RACE
-        for a in legal:
+        for a, value in zip(legal, _knight_values(state, p, legal, reach), strict=True):
             f = families.index(a.family)
-            value = _knight_value(state, p, f, a, reach)
             region = getattr(a, "region", None)
             row = [value, 0, 0, 0, value, float(region is None), float(region is not None)]
             if gain is None:  # a joker assigned: it goes to the reserve

@@ -176,18 +176,16 @@ class LightBot:
         first = legal[0]
         if isinstance(first, ChooseDisc):
             leads = _stop_leads(state, p, max(a.disc for a in legal))
-            scored = [(max(leads[: a.disc]) * 10 - 0.1 * a.disc, a) for a in legal]
+            values = [max(leads[: a.disc]) * 10 - 0.1 * a.disc for a in legal]
         elif isinstance(first, MoveEmperor):
             leads = _stop_leads(state, p, len(legal))
-            scored = [(leads[a.steps - 1] * 10 - 0.01 * a.steps, a) for a in legal]
+            values = [leads[a.steps - 1] * 10 - 0.01 * a.steps for a in legal]
         elif isinstance(first, Deploy | AssignJoker):
-            reach = _reach(state, state.chosen[p] or 5)
-            index, court = state._fam, {}
-            scored = [(_knight_value(state, p, index[a.family], a, reach, court), a) for a in legal]
+            values = _knight_values(state, p, legal, _reach(state, state.chosen[p] or 5))
         else:
             return rng.choice(legal)
-        best = max(s for s, _ in scored)
-        top = [a for s, a in scored if s == best]
+        best = max(values)
+        top = [a for v, a in zip(values, legal, strict=True) if v == best]
         return top[0] if len(top) == 1 else rng.choice(top)
 
     def __repr__(self) -> str:
@@ -198,8 +196,9 @@ def _stop_leads(state: CarolusState, p: int, steps: int) -> list[int]:
     """``p``'s castle lead if the emperor stopped 1, 2, ... ``steps`` regions on."""
     ring, here = state.ring, state.emperor
     i, n = ring.index(here), len(ring)
+    before = state.castle_totals()
     return [
-        lead(state.resolution(ring[(i + s) % n]).castle_totals, p)
+        lead(state.stop_totals(ring[(i + s) % n], before=before), p)
         for s in range(1, min(steps, n) + 1)
     ]
 
@@ -211,30 +210,32 @@ def _reach(state: CarolusState, disc: int) -> frozenset[int]:
     return frozenset(ring[(i + s) % n] for s in range(1, min(disc, n) + 1))
 
 
-def _knight_value(
-    state: CarolusState,
-    p: int,
-    f: int,
-    action: Any,
-    reach: frozenset[int],
-    court: dict[int, float] | None = None,
-) -> float:
-    """The rule of thumb of :class:`LightBot` for one knight of family ``f``. ``court``, if
-    given, keeps each family's value of a knight to the own court, for the other actions of
-    the same decision (it depends on the family alone)."""
-    region = getattr(action, "region", None)
-    held = state.control[f] == p
-    if region is not None:
-        return 1.5 if held and region in reach else -1.0
-    if court is not None and f in court:
-        return court[f]
-    ahead = court_lead(state, p, f)
-    if not held and ahead + 1 > 0:
-        value = 3.0  # this knight takes the family
-    elif held and ahead <= 0:
-        value = 2.5  # this knight keeps a tied family
-    else:
-        value = 0.5 - 0.1 * abs(ahead + 1)  # nearer to the rival's count is worth more
-    if court is not None:
-        court[f] = value
-    return value
+def _knight_values(
+    state: CarolusState, p: int, legal: list[Any], reach: frozenset[int]
+) -> list[float]:
+    """The rule of thumb of :class:`LightBot` for each of ``legal``, knights (and jokers) of
+    ``p``'s: to a region, 1.5 for a family ``p`` controls where the emperor may stop this
+    turn (``reach``), else -1; to the own court, by how the family's race stands (worked
+    out once a family: it depends on the family alone)."""
+    index, control = state._fam, state.control
+    court: dict[int, float] = {}
+    values = []
+    for a in legal:
+        f = index[a.family]
+        region = getattr(a, "region", None)
+        if region is not None:
+            values.append(1.5 if control[f] == p and region in reach else -1.0)
+            continue
+        value = court.get(f)
+        if value is None:
+            ahead = court_lead(state, p, f)
+            held = control[f] == p
+            if not held and ahead + 1 > 0:
+                value = 3.0  # this knight takes the family
+            elif held and ahead <= 0:
+                value = 2.5  # this knight keeps a tied family
+            else:
+                value = 0.5 - 0.1 * abs(ahead + 1)  # nearer to the rival's count is worth more
+            court[f] = value
+        values.append(value)
+    return values

@@ -177,22 +177,32 @@ class _View:
         self.odds = _odds(self.rules)
         self.targets: dict[str, int] | None = None
 
-    def nearest(self, city: str) -> int:
-        """Roads from ``city`` to the nearest castle the seat to move does not own."""
+    def nearest(self) -> dict[str, int]:
+        """Roads from each city to the nearest castle the seat to move does not own (99 where
+        none is reached)."""
         if self.targets is None:
             s, p = self.state, self.p
             owned = frozenset(c for c, o in s.owner.items() if o == p)
             self.targets = _nearest(s.info, owned)
-        return self.targets.get(city, 99)
+        return self.targets
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=4096)
 def _nearest(info: BoardInfo, owned: frozenset[str]) -> dict[str, int]:
-    """Roads from each city to the nearest castle not in ``owned`` (memoised: castles change
-    hands far less often than armies move)."""
+    """Roads from each city to the nearest castle not in ``owned`` (0 where every castle is
+    owned; memoised: castles change hands far less often than armies move)."""
+    near = {}
+    for city, by_distance in _castles_by_distance(info).items():
+        near[city] = next((d for d, castle in by_distance if castle not in owned), 0)
+    return near
+
+
+@functools.lru_cache(maxsize=16)
+def _castles_by_distance(info: BoardInfo) -> dict[str, tuple[tuple[int, str], ...]]:
+    """For each city, every castle with its roads from there (99 where no road leads),
+    nearest first."""
     dist = distances(info.board)
-    others = [c for c in info.castles if c not in owned]
-    return {c: min((dist[c].get(t, 99) for t in others), default=0) for c in info.cities}
+    return {c: tuple(sorted((dist[c].get(t, 99), t) for t in info.castles)) for c in info.cities}
 
 
 def _assault(v: _View, a: Any) -> float:
@@ -229,7 +239,8 @@ def _send(v: _View, a: Any) -> float:
 
 
 def _move(v: _View, a: Any) -> float:
-    return 0.4 + (v.nearest(a.frm) - v.nearest(a.to)) * (0.6 + a.count / 4)
+    near = v.targets or v.nearest()
+    return 0.4 + (near.get(a.frm, 99) - near.get(a.to, 99)) * (0.6 + a.count / 4)
 
 
 def _king_is_dead(v: _View, a: Any) -> float:
@@ -298,30 +309,46 @@ compares, and play closer to the greedy player's. Win chances, which play to the
 ``LightBot()``."""
 
 
-_BATTLES: dict[tuple[Any, int, int, bool], float] = {}
+_BATTLES: dict[Any, dict[tuple[int, int, bool], float]] = {}
+"""Battle odds by rule set, equal rule sets sharing one table."""
+_BATTLES_BY_ID: dict[int, tuple[Any, dict[tuple[int, int, bool], float]]] = {}
+"""The same tables by the rule set's ``id``: every game has its own ``Rules``, and comparing
+two equal ones field by field at every look-up would cost more than the look-up."""
 
 
 def battle_odds(rules: Any, attacker: int, defender: int, cavalry: bool) -> float:
     """P(the attacker wins), no shields: exact, computed in Fractions (no sympy) once."""
-    key = (rules, attacker, defender, cavalry)
-    if key not in _BATTLES:
+    hit = _BATTLES_BY_ID.get(id(rules))
+    if hit is None:  # the entry holds ``rules``, so its id is not reused while it is here
+        if len(_BATTLES_BY_ID) > 256:
+            _BATTLES_BY_ID.clear()
+        hit = _BATTLES_BY_ID[id(rules)] = (rules, _BATTLES.setdefault(rules, {}))
+    table = hit[1]
+    key = (attacker, defender, cavalry)
+    value = table.get(key)
+    if value is None:
         with exact_fractions():
             result = odds.battle(attacker, defender, rules=rules, cavalry_charge=cavalry)
-            _BATTLES[key] = float(result.attacker_wins)
-    return _BATTLES[key]
+            value = table[key] = float(result.attacker_wins)
+    return value
 
 
+_CARD_VALUES = {
+    "secret_pact": 3.0,
+    "bishop": 2.5,
+    "good_fortune": 2.0,
+    "loyal_vassal": 1.5,
+    "king_is_dead": 1.5,
+    "cavalry_charge": 1.2,
+    "forced_march": 1.0,
+}
+
+
+@functools.lru_cache(maxsize=256)
 def card_value(card: str) -> float:
-    """What a card in hand is worth to the light and greedy players."""
-    return {
-        "secret_pact": 3.0,
-        "bishop": 2.5,
-        "good_fortune": 2.0,
-        "loyal_vassal": 1.5,
-        "king_is_dead": 1.5,
-        "cavalry_charge": 1.2,
-        "forced_march": 1.0,
-    }.get(card_kind(card), 0.5)
+    """What a card in hand is worth to the light and greedy players (0.5 for a kind not
+    named in :data:`_CARD_VALUES`)."""
+    return _CARD_VALUES.get(card_kind(card), 0.5)
 
 
 # Road distances between cities, by board (boards are unhashable: keyed by id).

@@ -84,7 +84,7 @@ def test_a_knight_to_the_own_court_is_valued_once_a_family_at_a_decision():
     # the light player keeps each family's court value for the other actions of a decision:
     # at every knight decision of seeded light games, the values are those worked out afresh
     from coronas.carolus.actions import AssignJoker, Deploy
-    from coronas.carolus.playout import _knight_value, _reach
+    from coronas.carolus.playout import _knight_values, _reach
 
     bot, rng, checked = LightBot(), random.Random(5), 0
     for seed in range(3):
@@ -96,11 +96,35 @@ def test_a_knight_to_the_own_court_is_valued_once_a_family_at_a_decision():
             legal = state.legal_actions()
             if isinstance(legal[0], Deploy | AssignJoker):
                 p = state.current_player
-                reach, court = _reach(state, state.chosen[p] or 5), {}
-                index = {f: i for i, f in enumerate(state.rules.families)}
-                kept = [_knight_value(state, p, index[a.family], a, reach, court) for a in legal]
-                afresh = [_knight_value(state, p, index[a.family], a, reach) for a in legal]
+                reach = _reach(state, state.chosen[p] or 5)
+                kept = _knight_values(state, p, legal, reach)
+                afresh = [_knight_values(state, p, [a], reach)[0] for a in legal]
                 assert kept == afresh
                 checked += 1
             state.apply(bot.choose(state, rng))
     assert checked > 50
+
+
+def test_the_light_player_reads_each_stop_as_the_emperor_would_resolve_it():
+    # the castle leads the light player compares come from the castle counts alone, not from
+    # a whole resolution: at every decision of seeded light games they are the leads of
+    # state.resolution(stop), stop by stop
+    from coronas.carolus.playout import _stop_leads, lead
+
+    bot, rng, checked = LightBot(), random.Random(9), 0
+    for seed in range(3):
+        state = Game(players=2, seed=seed).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            p, ring = state.current_player, state.ring
+            i = ring.index(state.emperor)
+            whole = [
+                lead(state.resolution(ring[(i + s) % len(ring)]).castle_totals, p)
+                for s in range(1, min(5, len(ring)) + 1)
+            ]
+            assert _stop_leads(state, p, 5) == whole
+            checked += 1
+            state.apply(bot.choose(state, rng))
+    assert checked > 100

@@ -224,3 +224,35 @@ def test_the_search_plays_out_without_random_moves():
     assert defaults.playout is PLAYOUT and PLAYOUT.epsilon == 0
     assert defaults.evaluate is evaluate
     assert LightBot().epsilon == 0.1
+
+
+def test_the_light_player_marches_on_the_nearest_castle_its_seat_does_not_own():
+    # the roads from each city to the nearest castle not owned, as networkx measures them on
+    # the board's graph, for no castle owned, one, and all but one
+    import networkx as nx
+
+    from coronas.hierro.playout import _nearest
+
+    info = Game(players=3, seed=0).info
+    roads = dict(nx.all_pairs_shortest_path_length(info.board.graph()))
+    castles = sorted(info.castles)
+    for owned in (frozenset(), frozenset(castles[:1]), frozenset(castles[1:])):
+        others = [c for c in castles if c not in owned]
+        expected = {c: min(roads[c].get(t, 99) for t in others) for c in info.cities}
+        assert _nearest(info, owned) == expected
+    assert set(_nearest(info, frozenset(castles)).values()) == {0}  # every castle owned
+
+
+def test_battle_odds_are_worked_out_once_for_equal_rule_sets():
+    # every game has its own Rules object; equal ones share one table of battle odds, which
+    # holds the exact chance of the battle
+    from coronas.dice import exact_fractions
+    from coronas.hierro import odds
+    from coronas.hierro.playout import _BATTLES, battle_odds
+
+    first, second = Game(players=3, seed=0).rules, Game(players=3, seed=1).rules
+    assert first == second and first is not second
+    with exact_fractions():
+        exact = odds.battle(3, 2, rules=first).attacker_wins
+    assert battle_odds(first, 3, 2, False) == battle_odds(second, 3, 2, False) == float(exact)
+    assert _BATTLES[first] is _BATTLES[second]
