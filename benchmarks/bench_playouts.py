@@ -6,6 +6,7 @@ Run from the repository root::
     python benchmarks/bench_playouts.py --quick    # a few seconds, to check that it runs
     python benchmarks/bench_playouts.py --random-only --against DIR
     python benchmarks/bench_playouts.py --pairs DIR  # today against checkout DIR, same run
+    python benchmarks/bench_playouts.py --pairs DIR --game carolus --policy light
 
 A *playout* plays a game to its end from the start through the public protocol
 (:func:`coronas.engine.play`: ``legal_actions``, ``apply`` with its checks and undo record,
@@ -24,7 +25,8 @@ engine on the same machine. :data:`BEFORE` is such a figure, recorded before Cor
 Hierro's engine was made faster; the table sets today's figure beside it. A figure recorded
 in another run met another load on the machine, so ``--pairs DIR`` compares in one run:
 fresh processes of this checkout and of ``DIR`` in turns, each playing the same seeded games
-(:func:`seeded_games`), and the ratio of each pair.
+(:func:`seeded_games`), and the ratio of each pair; ``--game`` and ``--policy light`` time
+another game, or its light player, the same way.
 
 Targets: Corona de Hierro's random playouts at least 2x :data:`BEFORE` in actions per second;
 each light policy's playout at most 3x the time of a random playout of the same game; the light
@@ -76,43 +78,66 @@ def playouts(
             return actions, games, elapsed
 
 
-def seeded_games(game_cls: type, players: int, games: int) -> tuple[int, float]:
-    """Games with seeds 0 to ``games - 1``, uniform random play seeded alike: (actions, CPU
-    seconds). The same games on any engine that lists and plays as this one does."""
+def seeded_games(
+    game_cls: type, players: int, games: int, policy: str = "random"
+) -> tuple[int, float, str]:
+    """Games with seeds 0 to ``games - 1``, every seat played by ``policy`` (``random`` or the
+    game's ``light`` player), seeded alike: (actions, CPU seconds, a digest of the
+    histories). The same games on any engine that lists and plays as this one does."""
+    import hashlib
+
     from coronas.engine import RandomBot, play
 
+    bot = RandomBot() if policy == "random" else game_cls.bot(policy)
+    if policy != "random":  # fill the light player's memoised tables first, as a search does
+        play(game_cls(players=players, seed=games).new_initial_state(), bot, games)
+    digest = hashlib.sha256()
     actions = 0
     start = time.process_time()
     for seed in range(games):
-        state = play(game_cls(players=players, seed=seed).new_initial_state(), RandomBot(), seed)
+        state = play(game_cls(players=players, seed=seed).new_initial_state(), bot, seed)
         actions += len(state.history)
-    return actions, time.process_time() - start
+        digest.update(repr(state.history).encode())
+    return actions, time.process_time() - start, digest.hexdigest()[:16]
 
 
-def pairs(against: str, rounds: int, games: int) -> int:
-    """Corona de Hierro's random playouts of this checkout against checkout ``against``, in
-    turns, ``rounds`` times: a fresh process each, the same seeded games, CPU time of the
-    games alone (imports left out)."""
-    here = [sys.executable, __file__, "--seeded-games", str(games)]
+def pairs(
+    against: str, rounds: int, games: int, game: str = "hierro", policy: str = "random"
+) -> int:
+    """One game's seeded playouts (``policy`` in every seat) of this checkout against checkout
+    ``against``, in turns, ``rounds`` times: a fresh process each, the same seeded games
+    (their histories checked alike), CPU time of the games alone (imports left out)."""
+    here = [
+        sys.executable,
+        __file__,
+        "--seeded-games",
+        str(games),
+        "--game",
+        game,
+        "--policy",
+        policy,
+    ]
     rows = []
     ratios = []
     for r in range(rounds):
         got = {}
         for label, extra in (("before", ["--against", against]), ("today", [])):
             run = subprocess.run([*here, *extra], capture_output=True, text=True, check=True)
-            actions, cpu = run.stdout.split()[-2:]
-            got[label] = (int(actions), float(cpu))
-        if got["before"][0] != got["today"][0]:
+            actions, cpu, digest = run.stdout.split()[-3:]
+            got[label] = (int(actions), float(cpu), digest)
+        if got["before"][::2] != got["today"][::2]:
             raise SystemExit(
-                f"the seeded games differ: {got['before'][0]} actions before, "
-                f"{got['today'][0]} today"
+                f"the seeded games differ: {got['before'][0]} actions before "
+                f"(histories {got['before'][2]}), {got['today'][0]} today ({got['today'][2]})"
             )
         before, today = (got[k][0] / got[k][1] for k in ("before", "today"))
         ratios.append(today / before)
         rows.append([f"{r + 1}", f"{before:,.0f}", f"{today:,.0f}", f"{today / before:.2f}"])
+    players = dict(GAMES)[game]
     print(
-        f"Corona de Hierro, 3 players, random playouts of {games} seeded games "
-        f"({got['today'][0]} actions), {against} against this checkout, in turns:"
+        f"{game}, {players} players, {policy} playouts of {games} seeded games "
+        f"({got['today'][0]} actions, the same histories), {against} against this checkout, "
+        "in turns:"
     )
     print()
     print(_machine.table(["pair", "before (actions/s)", "today (actions/s)", "ratio"], rows))
@@ -151,14 +176,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pairs",
         metavar="DIR",
-        help="Corona de Hierro's random playouts against checkout DIR, in turns, in this run",
+        help="one game's seeded playouts against checkout DIR, in turns, in this run (by "
+        "default Corona de Hierro's random playouts: --game, --policy)",
+    )
+    parser.add_argument(
+        "--game", choices=[name for name, _ in GAMES], default="hierro", help="for --pairs"
+    )
+    parser.add_argument(
+        "--policy", choices=("random", "light"), default="random", help="for --pairs"
     )
     parser.add_argument("--rounds", type=int, default=7, help="pairs for --pairs (7)")
     parser.add_argument("--games", type=int, default=60, help="seeded games a run (60)")
     parser.add_argument("--seeded-games", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.pairs:
-        return pairs(args.pairs, args.rounds, args.games)
+        return pairs(args.pairs, args.rounds, args.games, args.game, args.policy)
     if args.against:
         sys.path.insert(0, args.against)
     else:
@@ -167,8 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     from coronas.engine import RandomBot, available_games
 
     if args.seeded_games is not None:  # one side of --pairs
-        actions, cpu = seeded_games(available_games()["hierro"], 3, args.seeded_games)
-        print(actions, cpu)
+        game_cls = available_games()[args.game]
+        got = seeded_games(game_cls, dict(GAMES)[args.game], args.seeded_games, args.policy)
+        print(*got)
         return 0
 
     rounds, slice_s = (1, 0.3) if args.quick else (6, 1.5)

@@ -203,3 +203,25 @@ def test_the_common_seeds_measure_runs_at_held_out_decisions():
         [*run, "--decisions", "0"], capture_output=True, text=True, cwd=script.parent.parent
     )
     assert refused.returncode == 2 and "--decisions needs at least 1" in refused.stderr
+
+
+def test_the_playouts_benchmark_times_a_light_player_against_a_checkout_in_turns():
+    # one pair of fresh processes, this checkout against itself: the same seeded light games
+    # (their histories compared), and a ratio printed for the pair
+    script = next(p for p in BENCHMARKS if p.name == "bench_playouts.py")
+    root = script.parent.parent
+    argv = ["--pairs", str(root), "--rounds", "1", "--games", "2"]
+    out = subprocess.run(
+        [sys.executable, str(script), *argv, "--game", "carolus", "--policy", "light"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "carolus, 2 players, light playouts of 2 seeded games" in out.stdout
+    assert "the same histories" in out.stdout
+    rows = [line.split("|")[1:-1] for line in out.stdout.splitlines() if line.startswith("|")]
+    assert rows[-1][0].strip() == "1", out.stdout  # the one pair's row
+    assert float(rows[-1][-1]) > 0
+    assert "ratio today / before: median" in out.stdout
