@@ -178,8 +178,8 @@ class _View:
         self.targets: dict[str, int] | None = None
 
     def nearest(self) -> dict[str, int]:
-        """Roads from each city to the nearest castle the seat to move does not own (99 where
-        none is reached)."""
+        """Roads from each city of the board to the nearest castle the seat to move does not
+        own (99 where none is reached)."""
         if self.targets is None:
             s, p = self.state, self.p
             owned = frozenset(c for c, o in s.owner.items() if o == p)
@@ -239,8 +239,8 @@ def _send(v: _View, a: Any) -> float:
 
 
 def _move(v: _View, a: Any) -> float:
-    near = v.targets or v.nearest()
-    return 0.4 + (near.get(a.frm, 99) - near.get(a.to, 99)) * (0.6 + a.count / 4)
+    near = v.targets or v.nearest()  # every city of the board has its entry
+    return 0.4 + (near[a.frm] - near[a.to]) * (0.6 + a.count / 4)
 
 
 def _king_is_dead(v: _View, a: Any) -> float:
