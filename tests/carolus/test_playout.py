@@ -80,28 +80,36 @@ def test_evaluate_prefers_a_safe_lead_in_a_court():
     assert evaluate(safe)[0] > evaluate(thin)[0] > 0.5
 
 
+def light_decisions(rng_seed: int, games: int = 3):
+    """Every decision of ``games`` seeded two-player light games, each state yielded before
+    the light player's move is played on it."""
+    bot, rng = LightBot(), random.Random(rng_seed)
+    for seed in range(games):
+        state = Game(players=2, seed=seed).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            yield state
+            state.apply(bot.choose(state, rng))
+
+
 def test_a_knight_to_the_own_court_is_valued_once_a_family_at_a_decision():
     # the light player keeps each family's court value for the other actions of a decision:
     # at every knight decision of seeded light games, the values are those worked out afresh
     from coronas.carolus.actions import AssignJoker, Deploy
     from coronas.carolus.playout import _knight_values, _reach
 
-    bot, rng, checked = LightBot(), random.Random(5), 0
-    for seed in range(3):
-        state = Game(players=2, seed=seed).new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply(state.sample_chance(rng))
-                continue
-            legal = state.legal_actions()
-            if isinstance(legal[0], Deploy | AssignJoker):
-                p = state.current_player
-                reach = _reach(state, state.chosen[p] or 5)
-                kept = _knight_values(state, p, legal, reach)
-                afresh = [_knight_values(state, p, [a], reach)[0] for a in legal]
-                assert kept == afresh
-                checked += 1
-            state.apply(bot.choose(state, rng))
+    checked = 0
+    for state in light_decisions(5):
+        legal = state.legal_actions()
+        if isinstance(legal[0], Deploy | AssignJoker):
+            p = state.current_player
+            reach = _reach(state, state.chosen[p] or 5)
+            kept = _knight_values(state, p, legal, reach)
+            afresh = [_knight_values(state, p, [a], reach)[0] for a in legal]
+            assert kept == afresh
+            checked += 1
     assert checked > 50
 
 
@@ -111,20 +119,14 @@ def test_the_light_player_reads_each_stop_as_the_emperor_would_resolve_it():
     # state.resolution(stop), stop by stop
     from coronas.carolus.playout import _stop_leads, lead
 
-    bot, rng, checked = LightBot(), random.Random(9), 0
-    for seed in range(3):
-        state = Game(players=2, seed=seed).new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply(state.sample_chance(rng))
-                continue
-            p, ring = state.current_player, state.ring
-            i = ring.index(state.emperor)
-            whole = [
-                lead(state.resolution(ring[(i + s) % len(ring)]).castle_totals, p)
-                for s in range(1, min(5, len(ring)) + 1)
-            ]
-            assert _stop_leads(state, p, 5) == whole
-            checked += 1
-            state.apply(bot.choose(state, rng))
+    checked = 0
+    for state in light_decisions(9):
+        p, ring = state.current_player, state.ring
+        i = ring.index(state.emperor)
+        whole = [
+            lead(state.resolution(ring[(i + s) % len(ring)]).castle_totals, p)
+            for s in range(1, min(5, len(ring)) + 1)
+        ]
+        assert _stop_leads(state, p, 5) == whole
+        checked += 1
     assert checked > 100
