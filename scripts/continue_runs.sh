@@ -31,6 +31,7 @@ runs=(
   "batalla-mcts-vs-mcts-classic-200-games-seed-2029|db1ac13|bench_strength.py --game batalla --bots mcts mcts-classic --games 200 --seed 2029 --out RESULTS"
   "batalla-mcts-vs-greedy-200-games-seed-2029|db1ac13|bench_strength.py --game batalla --bots mcts greedy --games 200 --seed 2029 --out RESULTS"
   "hierro-mcts-vs-mcts-classic|bfd417f|bench_strength.py --game hierro --bots mcts mcts-classic --games 200 --seed 2027 --out RESULTS"
+  "advice-fresh-carolus|b0ae35c|bench_advice.py --game carolus --skip 50 --decisions 50 --results RESULTS/advice-fresh-carolus-b0ae35c.jsonl"
 )
 
 for entry in "${runs[@]}"; do
