@@ -75,23 +75,38 @@ def settled(state: HierroState) -> bool:
     return state.step in ("play", "over")
 
 
-# P(one roll of the colour's die >= target), by rule set: floats for the policy's comparisons.
-_ODDS: dict[int, tuple[Rules, dict[str, tuple[float, ...]]]] = {}
+class _RuleTables:
+    """What the policy looks up under one rule set: P(one roll of each colour's die >=
+    target), floats for its comparisons, and the battle odds (shared by equal rule sets)."""
 
+    __slots__ = ("battles", "odds", "rules")
 
-def _odds(rules: Rules) -> dict[str, tuple[float, ...]]:
-    hit = _ODDS.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        table = {}
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.odds: dict[str, tuple[float, ...]] = {}
         for colour in DIE_COLOURS:
             faces = rules.faces(colour)
-            table[colour] = tuple(
+            self.odds[colour] = tuple(
                 sum(f >= t for f in faces) / len(faces) for t in range(max(faces) + 2)
             )
-        if len(_ODDS) > 32:
-            _ODDS.clear()
-        hit = _ODDS[id(rules)] = (rules, table)
-    return hit[1]
+        self.battles = _BATTLES.setdefault(rules, {})
+
+
+_BATTLES: dict[Rules, dict[tuple[int, int, bool], float]] = {}
+"""Battle odds by rule set, equal rule sets sharing one table."""
+_TABLES: dict[int, _RuleTables] = {}
+"""The tables by the rule set's ``id``: every game has its own ``Rules``, and comparing two
+equal ones field by field at every look-up would cost more than the look-up. An entry holds
+its rule set, so the ``id`` is not reused while it is here."""
+
+
+def _tables(rules: Rules) -> _RuleTables:
+    hit = _TABLES.get(id(rules))
+    if hit is None:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        hit = _TABLES[id(rules)] = _RuleTables(rules)
+    return hit
 
 
 def _p_ge(table: tuple[float, ...], target: int | None) -> float:
@@ -174,7 +189,7 @@ class _View:
         self.state = state
         self.p = state.player
         self.rules = state.rules
-        self.odds = _odds(self.rules)
+        self.odds = _tables(self.rules).odds
         self.targets: dict[str, int] | None = None
 
     def nearest(self) -> dict[str, int]:
@@ -309,21 +324,9 @@ compares, and play closer to the greedy player's. Win chances, which play to the
 ``LightBot()``."""
 
 
-_BATTLES: dict[Any, dict[tuple[int, int, bool], float]] = {}
-"""Battle odds by rule set, equal rule sets sharing one table."""
-_BATTLES_BY_ID: dict[int, tuple[Any, dict[tuple[int, int, bool], float]]] = {}
-"""The same tables by the rule set's ``id``: every game has its own ``Rules``, and comparing
-two equal ones field by field at every look-up would cost more than the look-up."""
-
-
 def battle_odds(rules: Any, attacker: int, defender: int, cavalry: bool) -> float:
     """P(the attacker wins), no shields: exact, computed in Fractions (no sympy) once."""
-    hit = _BATTLES_BY_ID.get(id(rules))
-    if hit is None:  # the entry holds ``rules``, so its id is not reused while it is here
-        if len(_BATTLES_BY_ID) > 256:
-            _BATTLES_BY_ID.clear()
-        hit = _BATTLES_BY_ID[id(rules)] = (rules, _BATTLES.setdefault(rules, {}))
-    table = hit[1]
+    table = _tables(rules).battles
     key = (attacker, defender, cavalry)
     value = table.get(key)
     if value is None:
