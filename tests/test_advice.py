@@ -161,6 +161,18 @@ def test_moves_as_good_as_the_last_of_the_quick_estimate_s_best_are_kept_with_it
     )
 
 
+def test_the_move_prior_breaks_the_quick_estimate_s_ties_for_quick_kept():
+    # the two at 0.30 tie for second place: the likelier by the prior (index 3) is kept
+    quick = [0.40, 0.10, 0.30, 0.30, 0.14]
+    prior = [0.05, 0.50, 0.10, 0.20, 0.15]
+    out = left_out(quick, prior, drop_behind=None, prior_mass=None, quick_kept=2)
+    assert sorted(out) == [1, 2, 4]
+    assert out[2] == "left out: not among the value model's 2 best moves, 10 points behind the best"
+    # tied on both, they stay together
+    flat = [0.05, 0.50, 0.20, 0.20, 0.15]
+    assert sorted(left_out(quick, flat, drop_behind=None, prior_mass=None, quick_kept=2)) == [1, 4]
+
+
 def test_a_move_clearly_worse_on_the_paired_games_is_dropped_from_later_games():
     # fold loses every game: after 40 games its paired difference from the die (-2/3, sd 0.47)
     # is below zero at 95% corrected for two comparisons and one look (z = 2.50: -0.67 +- 0.19)

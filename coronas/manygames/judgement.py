@@ -229,7 +229,8 @@ def left_out(
     ``least``, the quick estimate's best kept too when ``quick_best``), at most ``most`` of
     them kept: the quick estimate's best first, then by the prior, a tie by the quick
     estimate; and with ``quick_kept``, every move outside the quick estimate's ``quick_kept``
-    best (those as good as the last one kept are kept with it). None for an option, or no
+    best, a tie broken by the prior (moves as good as the last one kept on both, or on the
+    quick estimate alone without a prior, are kept with it). None for an option, or no
     ``quick`` or ``prior``, leaves its rule out."""
     out: dict[int, str] = {}
     if quick is not None and drop_behind is not None:
@@ -242,9 +243,12 @@ def left_out(
                 )
     if quick is not None and quick_kept is not None and len(quick) > quick_kept:
         best_quick = max(quick)
-        last = sorted(quick, reverse=True)[quick_kept - 1]
+        # by the quick estimate, a tie by the prior (a flat value over many moves is common)
+        ties = prior if prior is not None else [0.0] * len(quick)
+        rank = sorted(((v, ties[i]) for i, v in enumerate(quick)), reverse=True)
+        last = rank[quick_kept - 1]
         for i, v in enumerate(quick):
-            if v < last and i not in out:
+            if (v, ties[i]) < last and i not in out:
                 out[i] = (
                     f"{LEFT_BY_QUICK} {quick_kept} best moves, "
                     f"{(best_quick - v) * 100:.0f} points behind the best"

@@ -255,8 +255,9 @@ def rank_actions(
     :data:`MIN_PRIOR_KEPT`, and the quick estimate's best; None: every move), :data:`MAX_KEPT`
     at most, the quick estimate's best first: the games go to the few moves worth them, which
     they can tell apart in seconds. A dropped move keeps its figures and says why.
-    ``quick_kept`` plays out only the quick estimate's best few moves, that many (and any as
-    good as the last of them; None: every move), each move left out saying how far behind.
+    ``quick_kept`` plays out only the quick estimate's best few moves, that many, a tie
+    broken by the move prior (and any as good as the last of them on both; None: every
+    move), each move left out saying how far behind.
     Left unsaid, ``drop_behind``, ``prior_mass``, ``quick_kept``, ``halving``, ``last_part``
     and ``last_kept`` are the game's own choice (:data:`DECLARED`): Batalla's and Corona de
     Hierro's rankings play every move and halve them, Carolus's play the likeliest.
@@ -350,7 +351,9 @@ def rank_actions(
     budget = setup.budget
     quick_time = QUICK_SECONDS if budget.time is None else min(QUICK_SECONDS, budget.time / 10)
     quick = quick_values(state, viewer, quick_time, seed)
-    prior = None if prior_mass is None else prior_values(state, viewer, seed)
+    # the prior keeps the likeliest moves, or breaks the quick estimate's ties
+    wanted = prior_mass is not None or quick_kept is not None
+    prior = prior_values(state, viewer, seed) if wanted else None
 
     def row(i: int, chance: Fraction, low: float, high: float, n: int) -> dict[str, Any]:
         return {
