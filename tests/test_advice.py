@@ -141,6 +141,9 @@ def test_only_the_quick_estimate_s_best_few_moves_are_played_out_with_quick_kept
         "left out: not among the value model's 2 best moves, 67 points behind the best"
     )
     assert rows["die"]["games"] == rows["coin"]["games"] == 40
+    assert "the value model's 2 best moves were played out" in ranking.basis()
+    everything = rank_actions(start(), RandomBot(), games=10, seed=1, exact=False)
+    assert "best moves were played out" not in everything.basis()
     for bad in (0, -1, 1.5, True, "2"):
         with pytest.raises(ValueError, match="quick_kept is how many of the quick estimate"):
             rank_actions(start(), RandomBot(), games=10, quick_kept=bad)
@@ -167,7 +170,11 @@ def test_the_move_prior_breaks_the_quick_estimate_s_ties_for_quick_kept():
     prior = [0.05, 0.50, 0.10, 0.20, 0.15]
     out = left_out(quick, prior, drop_behind=None, prior_mass=None, quick_kept=2)
     assert sorted(out) == [1, 2, 4]
-    assert out[2] == "left out: not among the value model's 2 best moves, 10 points behind the best"
+    assert out[2] == (
+        "left out: not among the value model's 2 best moves, as good as the last of them, but "
+        "the learned player would choose it less often"
+    )
+    assert out[4] == "left out: not among the value model's 2 best moves, 26 points behind the best"
     # tied on both, they stay together
     flat = [0.05, 0.50, 0.20, 0.20, 0.15]
     assert sorted(left_out(quick, flat, drop_behind=None, prior_mass=None, quick_kept=2)) == [1, 4]

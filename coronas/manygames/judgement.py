@@ -249,10 +249,11 @@ def left_out(
         last = rank[quick_kept - 1]
         for i, v in enumerate(quick):
             if (v, ties[i]) < last and i not in out:
-                out[i] = (
-                    f"{LEFT_BY_QUICK} {quick_kept} best moves, "
-                    f"{(best_quick - v) * 100:.0f} points behind the best"
-                )
+                behind = f"{(best_quick - v) * 100:.0f} points behind the best"
+                if v == last[0]:  # tied with the last kept, left out by the prior
+                    behind = "as good as the last of them, but the learned player would choose "
+                    behind += "it less often"
+                out[i] = f"{LEFT_BY_QUICK} {quick_kept} best moves, {behind}"
     if prior is not None and prior_mass is not None:
         best = None
         if quick is not None and quick_best:

@@ -406,10 +406,13 @@ def rank_actions(
         return ActionRanking(player, ordered(rows, top), True, assumption, view, 0, common)
 
     arms = [Arm(FromPosition(state, viewer, a), state.num_players) for a in actions]
-    left_by_prior = False  # whether the prior left a move out: its rule is then said once
+    # whether the prior, or the quick estimate's best few, left a move out: the rule is then
+    # said once
+    left_by_prior = left_by_quick = False
     for i, why in left_out(quick, prior, drop_behind, prior_mass, quick_kept=quick_kept).items():
         arms[i].dropped = why
         left_by_prior = left_by_prior or why.startswith(LEFT_BY_PRIOR)
+        left_by_quick = left_by_quick or why.startswith(LEFT_BY_QUICK)
     looks = 0  # how many times the moves were compared for dropping
     versus: list[tuple[float, float, float] | None] = [None] * len(actions)
 
@@ -456,6 +459,7 @@ def rank_actions(
             luck=luck,
             horizon=horizon,
             prior_mass=prior_mass if left_by_prior else None,
+            quick_kept=quick_kept if left_by_quick else None,
             halving=halved,
             kept=last_kept,
         )

@@ -48,7 +48,9 @@ class ActionRanking:
     ``prior_mass``, when the move prior left moves out of the games, is the share of the
     learned player's choices the moves played out were taken to hold (None: it left none out);
     the rule is said once, in :meth:`basis`, and each move left out gives only its own prior.
-    ``halving`` says the moves were halved (sequential halving: the worse half dropped at
+    ``quick_kept``, when only the value model's best few moves were played out, is how many
+    (None: no move left out that way), said once in :meth:`basis` too. ``halving`` says the
+    moves were halved (sequential halving: the worse half dropped at
     the end of each part of the games), ``kept`` how many were played to the end, said once in
     :meth:`basis` too.
     """
@@ -66,6 +68,7 @@ class ActionRanking:
     luck: bool = False
     horizon: int | None = None
     prior_mass: float | None = None
+    quick_kept: int | None = None
     halving: bool = False
     kept: int = MAX_KEPT
 
@@ -88,6 +91,11 @@ class ActionRanking:
                     "; the moves the learned player would choose, up to "
                     f"{self.prior_mass:.0%} of its choices, and the one the value model puts "
                     f"first, {MAX_KEPT} at most, were played out"
+                )
+            if self.quick_kept is not None:
+                how += (
+                    f"; the value model's {self.quick_kept} best moves were played out (between "
+                    "moves it values alike, the ones the learned player would choose more often)"
                 )
             if self.halving:
                 how += (
