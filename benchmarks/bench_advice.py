@@ -34,12 +34,12 @@ the move prior), halved (``EVERY_MOVE``), ``--likeliest`` only the learned playe
 (``LIKELIEST_MOVES``), whatever the game's own rankings do, ``--last-part SHARE`` gives the
 moves left after halving's last cut that share of the time, ``--last-kept N`` has that cut
 keep N moves (3), ``--quick-kept N`` plays out only the quick estimate's N best moves (a tie
-broken by the move prior), ``--common`` plays every move on the same seeded games (common
-random numbers) whatever the game declares, and ``--references FILE`` judges an advice on
-the references of another results file (made at the same decisions) instead of playing its
-own: a rule for the advice is then judged in the advice's half hour, not the references'
-hours. The references' budget was set by that file's advice, so they are as strong as they
-were there, not twenty times this advice's games.
+broken by the move prior, then by the listing's order), ``--common`` plays every move on the
+same seeded games (common random numbers) whatever the game declares, and ``--references
+FILE`` judges an advice on the references of another results file (made at the same
+decisions) instead of playing its own: a rule for the advice is then judged in the advice's
+half hour, not the references' hours. The references' budget was set by that file's
+advice, so they are as strong as they were there, not twenty times this advice's games.
 
 Reported per decision and per game: the seconds to the quick ranking, the moves, how many
 ended with a half-width of at most 5 points or dropped with a reason (the target: all), the
@@ -193,7 +193,7 @@ RULES = (
     ("95%, at least 3, without the quick estimate's best; 3 at most", {"quick_best": False}),
     ("the value model alone (25 points behind)", {"prior_mass": None}),
     (
-        "the quick estimate's five best, a tie broken by the prior",
+        "the quick estimate's five best, a tie broken by the prior, then the listing",
         {"prior_mass": None, "drop_behind": None, "quick_kept": 5},
     ),
 )
@@ -520,7 +520,8 @@ def main() -> None:
         type=int,
         metavar="N",
         help="the advice plays out only the quick estimate's N best moves (rank_actions' "
-        "quick_kept, a tie broken by the move prior); with --every-move, halved",
+        "quick_kept, a tie broken by the move prior, then the listing); with --every-move, "
+        "halved",
     )
     parser.add_argument(
         "--common",

@@ -149,12 +149,14 @@ def test_only_the_quick_estimate_s_best_few_moves_are_played_out_with_quick_kept
             rank_actions(start(), RandomBot(), games=10, quick_kept=bad)
 
 
-def test_moves_as_good_as_the_last_of_the_quick_estimate_s_best_are_kept_with_it():
+def test_quick_kept_keeps_that_many_a_tie_broken_by_the_listing_s_order():
     quick = [0.40, 0.10, 0.30, 0.30, 0.14]
     out = left_out(quick, None, drop_behind=None, quick_kept=2)
-    # 0.40 and the two at 0.30, tied with the second best, are kept
+    # 0.40, then the first listed of the two at 0.30
     assert out == {
         1: "left out: not among the value model's 2 best moves, 30 points behind the best",
+        3: "left out: not among the value model's 2 best moves, as good as the last of them, "
+        "listed after it",
         4: "left out: not among the value model's 2 best moves, 26 points behind the best",
     }
     assert left_out(quick, None, drop_behind=None, quick_kept=5) == {}
@@ -175,9 +177,13 @@ def test_the_move_prior_breaks_the_quick_estimate_s_ties_for_quick_kept():
         "the learned player would choose it less often"
     )
     assert out[4] == "left out: not among the value model's 2 best moves, 26 points behind the best"
-    # tied on both, they stay together
+    # tied on both: the first listed is kept
     flat = [0.05, 0.50, 0.20, 0.20, 0.15]
-    assert sorted(left_out(quick, flat, drop_behind=None, prior_mass=None, quick_kept=2)) == [1, 4]
+    assert sorted(left_out(quick, flat, drop_behind=None, prior_mass=None, quick_kept=2)) == [
+        1,
+        3,
+        4,
+    ]
 
 
 def test_a_move_clearly_worse_on_the_paired_games_is_dropped_from_later_games():

@@ -229,9 +229,8 @@ def left_out(
     ``least``, the quick estimate's best kept too when ``quick_best``), at most ``most`` of
     them kept: the quick estimate's best first, then by the prior, a tie by the quick
     estimate; and with ``quick_kept``, every move outside the quick estimate's ``quick_kept``
-    best, a tie broken by the prior (moves as good as the last one kept on both, or on the
-    quick estimate alone without a prior, are kept with it). None for an option, or no
-    ``quick`` or ``prior``, leaves its rule out."""
+    best, a tie broken by the prior, then by the order the moves are listed in (that many
+    are kept). None for an option, or no ``quick`` or ``prior``, leaves its rule out."""
     out: dict[int, str] = {}
     if quick is not None and drop_behind is not None:
         best_quick = max(quick)
@@ -243,17 +242,22 @@ def left_out(
                 )
     if quick is not None and quick_kept is not None and len(quick) > quick_kept:
         best_quick = max(quick)
-        # by the quick estimate, a tie by the prior (a flat value over many moves is common)
+        # that many, by the quick estimate, a tie by the prior, then in the listing's order
+        # (the value model and the prior often value many moves alike)
         ties = prior if prior is not None else [0.0] * len(quick)
-        rank = sorted(((v, ties[i]) for i, v in enumerate(quick)), reverse=True)
-        last = rank[quick_kept - 1]
-        for i, v in enumerate(quick):
-            if (v, ties[i]) < last and i not in out:
-                behind = f"{(best_quick - v) * 100:.0f} points behind the best"
-                if v == last[0]:  # tied with the last kept, left out by the prior
-                    behind = "as good as the last of them, but the learned player would choose "
-                    behind += "it less often"
-                out[i] = f"{LEFT_BY_QUICK} {quick_kept} best moves, {behind}"
+        order = sorted(range(len(quick)), key=lambda i: (-quick[i], -ties[i], i))
+        last = order[quick_kept - 1]
+        for i in order[quick_kept:]:
+            if i in out:
+                continue
+            if quick[i] < quick[last]:
+                behind = f"{(best_quick - quick[i]) * 100:.0f} points behind the best"
+            elif ties[i] < ties[last]:
+                behind = "as good as the last of them, but the learned player would choose it "
+                behind += "less often"
+            else:
+                behind = "as good as the last of them, listed after it"
+            out[i] = f"{LEFT_BY_QUICK} {quick_kept} best moves, {behind}"
     if prior is not None and prior_mass is not None:
         best = None
         if quick is not None and quick_best:

@@ -256,8 +256,8 @@ def rank_actions(
     at most, the quick estimate's best first: the games go to the few moves worth them, which
     they can tell apart in seconds. A dropped move keeps its figures and says why.
     ``quick_kept`` plays out only the quick estimate's best few moves, that many, a tie
-    broken by the move prior (and any as good as the last of them on both; None: every
-    move), each move left out saying how far behind.
+    broken by the move prior, then by the order the moves are listed in (None: every move),
+    each move left out saying how far behind.
     Left unsaid, ``drop_behind``, ``prior_mass``, ``quick_kept``, ``halving``, ``last_part``
     and ``last_kept`` are the game's own choice (:data:`DECLARED`): Batalla's and Corona de
     Hierro's rankings play every move and halve them, Carolus's play the likeliest.
