@@ -12,6 +12,7 @@ import time
 
 from coronas.batalla import Game as Batalla
 from coronas.hierro import Game as Hierro
+from coronas.manygames.judgement import LEFT_BY_QUICK
 from coronas.widgets import Stepper, StepperModel
 from coronas.widgets.stepper.chances import WinPanel
 from tests.hierro.test_observation import played, twin
@@ -114,15 +115,15 @@ def test_the_moves_are_ranked_on_request_for_the_seat_to_move_only():
     assert f"The moves are {model.state.player_name(mover)}&#x27;s to rank" in other.html
 
 
-def test_every_move_plays_out_the_moves_the_learned_player_would_leave_out():
+def test_every_move_plays_out_the_moves_carolus_s_value_model_would_leave_out():
     # "every move": the ranking plays every legal move out (none left out by the move
     # prior or the value model); the box in the panel sets it. Carolus's own rankings play
-    # the likeliest moves, so the box starts unticked
+    # the value model's five best, so the box starts unticked, and unticked again they do
     from coronas.carolus import Game as Carolus
 
     state = Carolus(seed=1).new_initial_state()
     rng, light = random.Random(1), Carolus.bot("light")
-    while state.is_chance_node() or len(state.legal_actions()) < 4:
+    while state.is_chance_node() or len(state.legal_actions()) <= 5:  # more than five
         state.apply(
             state.sample_chance(rng) if state.is_chance_node() else light.choose(state, rng)
         )
@@ -138,6 +139,11 @@ def test_every_move_plays_out_the_moves_the_learned_player_would_leave_out():
     assert len(every.rows) == len(state.legal_actions())
     assert not any(r["dropped"] for r in every.rows)
     assert all(r["games"] == 4 for r in every.rows)
+    box.value = False
+    assert panel.every_move is False and not panel.plays_every_move
+    again = panel.compute(moves=True, games=4)
+    assert [r["dropped"] for r in again.rows] == [r["dropped"] for r in shown.rows]
+    assert any(r["dropped"].startswith(LEFT_BY_QUICK) for r in again.rows)
 
 
 def test_in_corona_de_hierro_the_box_starts_ticked_and_unticked_plays_the_likeliest_moves():

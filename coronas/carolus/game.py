@@ -341,9 +341,13 @@ class Game(engine.Game):
     @classmethod
     def declare(cls) -> Any:
         """Carolus's plug-in surface: its bots, the light playout, the fitted evaluation
-        scored where no draw is pending, moves compared on games of their own."""
+        scored where no draw is pending, moves compared on games of their own, and rankings
+        that play out the value model's five best moves, halved (within 2 points of a
+        reference's best at 43 of 50 fresh held-out decisions, against 42 for the learned
+        player's likeliest)."""
         from coronas.carolus import bots, features, playout
         from coronas.engine.surface import GameSpec
+        from coronas.manygames.judgement import EVERY_MOVE
 
         return GameSpec(
             bots=bots.BOTS,
@@ -354,6 +358,7 @@ class Game(engine.Game):
             common_random_numbers=playout.COMMON_RANDOM_NUMBERS,
             learning=features.LEARNING,
             drawing=(_drawing, {}),
+            ranking={**EVERY_MOVE, "quick_kept": 5},  # the value model's five best, halved
         )
 
     def __init__(

@@ -398,8 +398,9 @@ def add_parser(sub: Any) -> None:
     chances.add_argument(
         "--every-move",
         action="store_true",
-        help="play every legal move out in the ranking: none left out by the value model's "
-        "quick estimate or by the learned player's choices (by default at most three moves "
-        "are played out; slower where a decision has many moves)",
+        help="play every legal move out in the ranking and halve them: none left out by the "
+        "value model's quick estimate or by the learned player's choices (Batalla's and "
+        "Corona de Hierro's rankings do anyway; Carolus's play only the value model's five "
+        "best by default)",
     )
     p.set_defaults(func=run, check=check, _parser=p)

@@ -260,7 +260,7 @@ def rank_actions(
     each move left out saying how far behind.
     Left unsaid, ``drop_behind``, ``prior_mass``, ``quick_kept``, ``halving``, ``last_part``
     and ``last_kept`` are the game's own choice (:data:`DECLARED`): Batalla's and Corona de
-    Hierro's rankings play every move and halve them, Carolus's play the likeliest.
+    Hierro's rankings play every move and halve them, Carolus's the value model's five best.
 
     ``time`` bounds the whole call, as for ``win_chances``: the quick estimate takes at most
     a tenth of it (:data:`QUICK_SECONDS` at most), the exact attempts share

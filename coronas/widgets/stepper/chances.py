@@ -54,8 +54,10 @@ class WinPanel:
     figures drawn from a known seed could tell what the dice will do). ``every_move`` plays
     every legal move out in a ranking, none left out by the learned player or the value
     model, and halves them (:func:`~.moves.rank_actions` with :data:`~.moves.EVERY_MOVE`);
-    False plays out only the learned player's likeliest (:data:`~.moves.LIKELIEST_MOVES`);
-    None, the default, ranks as the game's own rankings do (:attr:`plays_every_move`).
+    False plays out only the moves the game's judgement picks: as the game's own rankings
+    do where they leave moves out (Carolus's, the value model's five best), else the
+    learned player's likeliest (:data:`~.moves.LIKELIEST_MOVES`); None, the default, ranks
+    as the game's own rankings do (:attr:`plays_every_move`).
     """
 
     def __init__(
@@ -124,12 +126,17 @@ class WinPanel:
     def plays_every_move(self) -> bool:
         """Whether "Rank the moves" plays every move out: :attr:`every_move` if set, else
         the game's own rankings' choice (Corona de Hierro's do)."""
-        from coronas.manygames.judgement import LIKELIEST_MOVES
-
         if self.every_move is not None:
             return self.every_move
+        return self._own_rule_plays_every_move()
+
+    def _own_rule_plays_every_move(self) -> bool:
+        """Whether the game's own rankings play every move out (none left out by the move
+        prior or the value model's best few)."""
+        from coronas.manygames.judgement import LIKELIEST_MOVES
+
         rule = {**LIKELIEST_MOVES, **self.model.state.game.spec().ranking}
-        return rule["prior_mass"] is None
+        return rule["prior_mass"] is None and rule["quick_kept"] is None
 
     def _figures(
         self, position: tuple[State, Any], on_update: Any, moves: bool, limits: dict[str, Any]
@@ -149,8 +156,10 @@ class WinPanel:
             limits = {"precision": self.precision, "time": self.seconds}
         options = dict(seed=self.seed, viewer=viewer, on_update=on_update, **limits)
         if moves:
-            if self.every_move is not None:
-                options.update(EVERY_MOVE if self.every_move else LIKELIEST_MOVES)
+            if self.every_move:
+                options.update(EVERY_MOVE)
+            elif self.every_move is False and self._own_rule_plays_every_move():
+                options.update(LIKELIEST_MOVES)
             return rank_actions(state, self._bots(state), **options)
         return win_chances(state, self._bots(state), **options)
 
@@ -268,7 +277,8 @@ def panel_widget(panel: WinPanel) -> Any:
     every = w.Checkbox(
         value=panel.plays_every_move,
         description="every move",
-        tooltip="Rank the moves: play every move out, not only the learned player's choices",
+        tooltip="Rank the moves: play every move out, not only the ones the learned player "
+        "or the value model picks",
         indent=False,
         layout=w.Layout(width="auto"),
     )
