@@ -95,7 +95,8 @@ class ActionRanking:
             if self.quick_kept is not None:
                 how += (
                     f"; the value model's {self.quick_kept} best moves were played out (between "
-                    "moves it values alike, the ones the learned player would choose more often)"
+                    "moves it values alike, the ones the learned player would choose more often, "
+                    "then the first listed)"
                 )
             if self.halving:
                 how += (
