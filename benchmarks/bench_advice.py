@@ -390,6 +390,145 @@ def regret_interval(best: dict[str, Any], pick: dict[str, Any]) -> tuple[float, 
     return gap - half, gap + half
 
 
+VERIFY_GAMES = 4000
+"""Fresh games a move when the reference's best and the advice's pick are measured again
+(:func:`verify`), fixed before any was played."""
+VERIFY_SEED = 2
+"""The seed of those games: neither the advice's (0) nor the reference's (1)."""
+DECISION = re.compile(r"(\w+) (\d+)p seed (\d+) after (\d+)")
+
+
+def decision_position(key: str, group: str) -> Any:
+    """The position of a decision named as a results file names it (``hierro 4p seed 90000
+    after 86``; the README's position by its group)."""
+    if group == "README":
+        return readme_position()
+    found = DECISION.fullmatch(key)
+    if found is None:
+        raise SystemExit(f"a decision named {key!r}: expected 'GAME Np seed S after K'")
+    name, players, seed, steps = found.groups()
+    return position(name, int(players), int(seed), int(steps))
+
+
+def verify(state: Any, picked: str, best: str, games: int, jobs: int) -> dict[str, Any]:
+    """The advice's pick and the reference's best measured again on ``games`` fresh games each
+    (:data:`VERIFY_SEED`, every move played to the end, none dropped): the regret of the pick
+    on games that chose neither move, so free of the lift that the best of many noisy
+    figures gets for having been picked. In points, with its 95% interval (paired where the
+    game plays its moves on common random numbers)."""
+    by_label = {state.describe(a): a for a in state.legal_actions()}
+    ranking = state.rank_actions(
+        moves=[by_label[best], by_label[picked]],
+        games=games,
+        seed=VERIFY_SEED,
+        jobs=jobs,
+        race=False,
+        halving=False,
+        drop_behind=None,
+        prior_mass=None,
+        quick_kept=None,
+    )
+    rows = {r["label"]: row(r) for r in ranking.rows}
+    top, other = (best, picked) if rows[best]["versus_best"] is None else (picked, best)
+    mean, low, high = rows[other]["versus_best"] or (0.0, 0.0, 0.0)  # other minus top
+    if top == best:  # the regret is best minus pick: the pick's difference turned round
+        mean, low, high = -mean, -high, -low
+    return {
+        "best": best,
+        "picked": picked,
+        "regret": 100 * mean,
+        "regret_interval": [100 * low, 100 * high],
+        "games": games,
+        "exact": ranking.exact,
+        "ranking": list(rows.values()),
+    }
+
+
+def verify_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """``--verify FILE``: at each decision of FILE's advice where its pick is not the
+    reference's best, both measured again on fresh games (:func:`verify`), each decision
+    written to ``--results`` as it ends; then, per game, the regrets on the reference's own
+    figures beside those on the fresh games (a pick that is the reference's best counts 0 in
+    both)."""
+    if args.results is None:
+        parser.error("--verify writes each decision's fresh games to a --results file")
+    _, advice = read_file(args.verify)
+    references = read_references(args.references) if args.references else {}
+    if not references:
+        references = {k: r for (k, phase), r in advice.items() if phase == "reference"}
+    settings = {
+        "verify": args.verify.name,
+        "references": (args.references or args.verify).name,
+        "games": args.verify_games,
+        "jobs": args.jobs,
+    }
+    done = read_results(args.results, settings)
+    commit = git_commit()
+    print(f"The advice's picks measured again ({_machine.machine_line()})")
+    print()
+    print(
+        f"The picks of {args.verify.name} and the best moves of the references of "
+        f"{settings['references']}, where they differ, on {args.verify_games} fresh games "
+        f"each (seed {VERIFY_SEED}), {args.jobs} worker processes"
+        + (f"; {len(done)} records read from {args.results}" if done else "")
+    )
+    print()
+    print(
+        "| decision | pick | reference's best | regret on the reference (points) "
+        "| regret on fresh games (points, 95% interval) |"
+    )
+    print("|---|---|---|---|---|")
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for (key, phase), adv in advice.items():
+        if phase != "advice" or key not in references or "ranking" not in references[key]:
+            continue
+        group = adv["group"]
+        if args.game and key.split()[0] not in args.game:
+            continue
+        judged = verdict(references[key]["ranking"], adv["picked"])
+        if judged["best"] == adv["picked"]:
+            by_game.setdefault(group, []).append(
+                {"same": True, "on_reference": 0.0, "fresh": 0.0, "low": 0.0}
+            )
+            continue
+        again = done.get((key, "verify"))
+        if again is None:
+            state = decision_position(key, group)
+            again = verify(state, adv["picked"], judged["best"], args.verify_games, args.jobs)
+            again.update(
+                decision=key, group=group, phase="verify", settings=settings, commit=commit
+            )
+            with args.results.open("a") as out:
+                out.write(json.dumps(again) + "\n")
+        low, high = again["regret_interval"]
+        by_game.setdefault(group, []).append(
+            {"same": False, "on_reference": judged["regret"], "fresh": again["regret"], "low": low}
+        )
+        print(
+            f"| {key} | {adv['picked']} | {judged['best']} | {judged['regret']:.1f} "
+            f"| {again['regret']:.1f} ({low:.1f} to {high:.1f}) |",
+            flush=True,
+        )
+    print()
+    print(
+        "| game | decisions | pick the reference's best | within 2 points on the reference "
+        "| within 2 points on fresh games | shown more than 2 points behind on fresh games "
+        "| mean regret on fresh games (points, 95% interval) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for group, rows in by_game.items():
+        n = len(rows)
+        fresh = [r["fresh"] for r in rows]
+        mean = statistics.fmean(fresh)
+        half = 1.96 * statistics.stdev(fresh) / math.sqrt(n) if n > 1 else float("nan")
+        print(
+            f"| {group} | {n} | {sum(r['same'] for r in rows)} of {n} "
+            f"| {sum(r['on_reference'] <= 2 for r in rows)} of {n} "
+            f"| {sum(x <= 2 for x in fresh)} of {n} | {sum(r['low'] > 2 for r in rows)} of {n} "
+            f"| {mean:.2f} ({mean - half:.2f} to {mean + half:.2f}) |"
+        )
+
+
 def git_commit() -> str:
     """The checkout's commit, to tell which code measured a record ("" outside git)."""
     import subprocess
@@ -433,18 +572,27 @@ def read_results(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], 
     return done
 
 
-def read_references(path: Path) -> dict[str, dict[str, Any]]:
-    """The reference records of the results file ``path``, by decision (its records checked
-    as :func:`read_results` checks them, against the settings of its first line)."""
+def read_file(path: Path) -> tuple[dict[str, Any], dict[tuple[str, str], dict[str, Any]]]:
+    """The settings and records of the results file ``path``, by decision and phase (its
+    records checked as :func:`read_results` checks them, against the settings of its first
+    line)."""
     try:
         with path.open() as lines:
             first = json.loads(next(lines, "{}"))
     except (OSError, ValueError) as error:
-        raise SystemExit(f"--references {path}: {error}") from None
+        raise SystemExit(f"{path}: {error}") from None
     settings = first.get("settings") if isinstance(first, dict) else None
     if not isinstance(settings, dict):
-        raise SystemExit(f"--references {path}: expected a results file of this benchmark")
-    done = read_results(path, settings)
+        raise SystemExit(f"{path}: expected a results file of this benchmark")
+    return settings, read_results(path, settings)
+
+
+def read_references(path: Path) -> dict[str, dict[str, Any]]:
+    """The reference records of the results file ``path``, by decision (:func:`read_file`)."""
+    try:
+        _, done = read_file(path)
+    except SystemExit as error:
+        raise SystemExit(f"--references {error}") from None
     return {key: record for (key, phase), record in done.items() if phase == "reference"}
 
 
@@ -543,6 +691,21 @@ def main() -> None:
         help="with --rules: read this move prior file for GAME instead of its shipped one",
     )
     parser.add_argument(
+        "--verify",
+        type=Path,
+        metavar="FILE",
+        help="measure again, on fresh games, the pick of FILE's advice and the reference's "
+        "best wherever they differ (the references of --references, else FILE's own), "
+        "writing to --results, instead",
+    )
+    parser.add_argument(
+        "--verify-games",
+        type=int,
+        default=VERIFY_GAMES,
+        metavar="N",
+        help=f"with --verify: fresh games a move ({VERIFY_GAMES})",
+    )
+    parser.add_argument(
         "--command",
         action="store_true",
         help="time the README's coronas advise --win-chances commands as typed, instead",
@@ -553,6 +716,10 @@ def main() -> None:
         print()
         header = ["command", "seconds given", "wall time of each run (s)", "within them"]
         print(_machine.table(header, command_times(1 if args.quick else 3)))
+        return
+    if args.verify is not None:
+        _machine.ensure_importable()
+        verify_run(args, parser)
         return
     if args.prior and not args.rules:
         parser.error("--prior goes with --rules")

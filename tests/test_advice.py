@@ -18,7 +18,7 @@ from unittest.mock import ANY
 
 import pytest
 
-from coronas.engine import CHANCE, TERMINAL, Action, Game, RandomBot, State
+from coronas.engine import CHANCE, TERMINAL, Action, Game, IllegalAction, RandomBot, State
 from coronas.engine.surface import GameSpec
 from coronas.manygames.moves import (
     LIKELIEST_MOVES,
@@ -147,6 +147,38 @@ def test_only_the_quick_estimate_s_best_few_moves_are_played_out_with_quick_kept
     for bad in (0, -1, 1.5, True, "2"):
         with pytest.raises(ValueError, match="quick_kept is how many of the quick estimate"):
             rank_actions(start(), RandomBot(), games=10, quick_kept=bad)
+
+
+def test_only_the_moves_asked_for_are_ranked_each_with_its_own_figures():
+    # die: seat 0 wins on 1-4, 2/3; coin: 1/2; fold: 0. Asked for coin and die, in either
+    # order, the ranking holds those two, exactly, and the state is unchanged
+    state = start()
+    ranking = rank_actions(state, RandomBot(), moves=[Pick("coin"), Pick("die")])
+    assert [(r["label"], r["chance"]) for r in ranking.rows] == [
+        ("die", Fraction(2, 3)),
+        ("coin", Fraction(1, 2)),
+    ]
+    # the quick figures stay with their moves: fold (0) is 50 points behind coin (1/2)
+    ranking = rank_actions(
+        state,
+        RandomBot(),
+        games=20,
+        seed=1,
+        exact=False,
+        drop_behind=None,
+        quick_kept=1,
+        moves=[Pick("fold"), Pick("coin")],
+    )
+    rows = {r["label"]: r for r in ranking.rows}
+    assert set(rows) == {"coin", "fold"} and rows["coin"]["games"] == 20
+    assert rows["fold"]["dropped"] == (
+        "left out: not among the value model's 1 best moves, 50 points behind the best"
+    )
+    with pytest.raises(IllegalAction, match=r"'dice'.* is not a legal move of .* here"):
+        rank_actions(state, RandomBot(), games=10, moves=[Pick("die"), Pick("dice")])
+    with pytest.raises(ValueError, match="give at least one"):
+        rank_actions(state, RandomBot(), games=10, moves=[])
+    assert state.how is None and state.history == []
 
 
 def test_quick_kept_keeps_that_many_a_tie_broken_by_the_listing_s_order():
@@ -531,6 +563,45 @@ def test_the_advice_benchmark_measures_a_small_seeded_run(bench, tmp_path):
     for seed, steps, decision in decisions:
         assert seed >= bench.FIRST_SEED and len(decision.history) >= steps
         assert decision.current_player >= 0 and len(decision.legal_actions()) >= 2
+
+
+def test_the_advice_benchmark_measures_a_pick_and_the_reference_s_best_again(
+    bench, tmp_path, monkeypatch, capsys
+):
+    # --verify FILE: where FILE's pick is not the reference's best, both moves are played
+    # again on fresh games (here 40 each), and the regret is read from those games alone
+    kept_run = Path(bench.__file__).parent / "results" / "advice-b3b81f2.jsonl"
+    key = "batalla 2p seed 90005 after 53"
+    line = next(x for x in kept_run.read_text().splitlines() if key in x and '"advice"' in x)
+    advice = tmp_path / "advice.jsonl"
+    advice.write_text(line + "\n")
+    results = tmp_path / "verify.jsonl"
+    argv = ["bench_advice.py", "--verify", str(advice), "--references", str(kept_run)]
+    argv += ["--verify-games", "40", "--jobs", "1", "--results", str(results)]
+    monkeypatch.setattr(sys, "argv", argv)
+    bench.main()
+    (record,) = [json.loads(x) for x in results.read_text().splitlines()]
+    assert record["phase"] == "verify" and record["decision"] == key
+    assert record["picked"] == json.loads(line)["picked"] != record["best"]
+    assert record["best"] == bench.read_references(kept_run)[key]["best"]
+    rows = {r["label"]: r for r in record["ranking"]}
+    assert set(rows) == {record["best"], record["picked"]}
+    assert all(r["games"] == 40 and not r["dropped"] for r in rows.values())
+    gap = 100 * (rows[record["best"]]["chance"] - rows[record["picked"]]["chance"])
+    low, high = record["regret_interval"]
+    assert record["regret"] == pytest.approx(gap) and low <= record["regret"] <= high
+    out = capsys.readouterr().out
+    assert f"| {key} | {record['picked']} | {record['best']} |" in out
+    assert "| batalla | 1 | 0 of 1 | 1 of 1 |" in out  # 0.6 points behind on the reference
+    bench.main()  # measured already: read back, not played again
+    assert results.read_text().count("\n") == 1
+    assert "1 records read from" in capsys.readouterr().out
+    assert (
+        bench.decision_position(key, "batalla").history
+        == bench.position("batalla", 2, 90005, 53).history
+    )
+    with pytest.raises(SystemExit, match="expected 'GAME Np seed S after K'"):
+        bench.decision_position("batalla seed 1", "batalla")
 
 
 def batalla_decision():

@@ -147,7 +147,7 @@ def test_a_kept_results_file_is_whole_and_listed(path, monkeypatch):
         assert len(set(indexes)) == len(indexes)
         assert all(0 <= i < header["games"] for i in indexes)
     else:  # the advice benchmark: one record a decision and phase, all on one commit
-        assert {r["phase"] for r in records} <= {"advice", "reference"}
+        assert {r["phase"] for r in records} <= {"advice", "reference", "verify"}
         keys = [(r["decision"], r["phase"]) for r in records]
         assert len(set(keys)) == len(keys)
         # advice-COMMIT.jsonl, or advice-WHAT-COMMIT.jsonl

@@ -40,6 +40,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
 
+from coronas.engine.errors import IllegalAction
 from coronas.engine.state import State
 from coronas.manygames.estimator import (
     Arm,
@@ -183,6 +184,21 @@ def _held_out(arms: Sequence[Arm], mover: int) -> tuple[float, float, float] | N
     return total / len(odd), low, high
 
 
+def _chosen(state: State, actions: list[Any], moves: Sequence[Any]) -> list[int]:
+    """Where each of ``moves`` stands among the legal ``actions``, in the listing's order:
+    refused if one of them is not legal here, or if there are none."""
+    wanted = list(moves)
+    if not wanted:
+        raise ValueError("moves names the legal actions to rank: give at least one, or None")
+    for move in wanted:
+        if move not in actions:
+            raise IllegalAction(
+                f"{move!r} is not a legal move of {state.player_name(state.current_player)} "
+                "here, so it cannot be ranked"
+            )
+    return [i for i, a in enumerate(actions) if a in wanted]
+
+
 def ranking_view(state: State, viewer: int | None = None) -> int | None:
     """Whose information a ranking of the moves at ``state`` rests on, and so the chances
     shown beside it: ``viewer`` when one is given; in a game with hidden cards at a decision,
@@ -220,6 +236,7 @@ def rank_actions(
     last_kept: int | Declared = DECLARED,
     luck: bool = False,
     horizon: int | None = None,
+    moves: Sequence[Any] | None = None,
 ) -> ActionRanking:
     """Every legal action of the seat to move, ranked by the mover's chance of winning the
     game after it: at once by the value model (:func:`quick_values`, passed to
@@ -281,6 +298,11 @@ def rank_actions(
     ``common`` plays every move on the same seeded games (common random numbers); without it
     each move gets games of its own and the two estimates' variances add up. By default the
     game decides (``Game.spec().common_random_numbers``).
+
+    ``moves`` ranks only those legal actions (python-chess's ``root_moves``), in the order
+    the state lists them: two moves a player hesitates between get every game. The game's
+    rule for leaving moves out applies among them; an action that is not legal here is
+    refused with :class:`~coronas.engine.errors.IllegalAction`.
     """
     if state.current_player < 0:
         raise ValueError("rank_actions needs a decision: this state is a chance node or over")
@@ -345,6 +367,9 @@ def rank_actions(
     horizon = setup.horizon
     player, view, assumption = setup.names[mover], setup.view, setup.assumption
     actions = list(state.legal_actions())
+    chosen = None if moves is None else _chosen(state, actions, moves)
+    if chosen is not None:
+        actions = [actions[i] for i in chosen]
     if common is None:
         common = state.game.spec().common_random_numbers
     odds = [_dice_odds(state, a) for a in actions]
@@ -354,6 +379,9 @@ def rank_actions(
     # the prior keeps the likeliest moves, or breaks the quick estimate's ties
     wanted = prior_mass is not None or quick_kept is not None
     prior = prior_values(state, viewer, seed) if wanted else None
+    if chosen is not None:  # both read every legal action: keep the chosen ones'
+        quick = None if quick is None else [quick[i] for i in chosen]
+        prior = None if prior is None else [prior[i] for i in chosen]
 
     def row(i: int, chance: Fraction, low: float, high: float, n: int) -> dict[str, Any]:
         return {
