@@ -32,6 +32,9 @@ runs=(
   "batalla-mcts-vs-greedy-200-games-seed-2029|db1ac13|bench_strength.py --game batalla --bots mcts greedy --games 200 --seed 2029 --out RESULTS"
   "hierro-mcts-vs-mcts-classic|bfd417f|bench_strength.py --game hierro --bots mcts mcts-classic --games 200 --seed 2027 --out RESULTS"
   "advice-fresh-carolus|b0ae35c|bench_advice.py --game carolus --skip 50 --decisions 50 --results RESULTS/advice-fresh-carolus-b0ae35c.jsonl"
+  "advice-verify-hierro|1cca5de|bench_advice.py --game hierro --verify RESULTS/advice-light-hierro-d037fe7.jsonl --references RESULTS/advice-b3b81f2.jsonl --results RESULTS/advice-verify-hierro-1cca5de.jsonl"
+  "advice-verify-fresh-hierro|1cca5de|bench_advice.py --game hierro --verify RESULTS/advice-light-fresh-hierro-d037fe7.jsonl --references RESULTS/advice-fresh-hierro-e9c24fa.jsonl --results RESULTS/advice-verify-fresh-hierro-1cca5de.jsonl"
+  "advice-verify-carolus|1cca5de|bench_advice.py --game carolus --verify RESULTS/advice-exactly-five-fresh-carolus-1a69180.jsonl --references RESULTS/advice-fresh-carolus-b0ae35c.jsonl --results RESULTS/advice-verify-carolus-1cca5de.jsonl"
 )
 
 for entry in "${runs[@]}"; do
