@@ -115,10 +115,11 @@ def crn(state: Any, games: int, repeats: int) -> dict[str, float]:
     }
 
 
-def variances(state: Any, games: int, seed: int) -> tuple[float, float]:
+def variances(state: Any, games: int, seed: int) -> tuple[float, float, float | None]:
     """The variance of one game's difference between two moves drawn with ``seed`` (the
-    shares of the seat to move): on common random numbers, and on games of their own (the
-    two moves' variances added)."""
+    shares of the seat to move): on common random numbers, on games of their own (the
+    two moves' variances added), and on common random numbers drawn by the game's turns
+    (``GameSpec.turn``; None for a game that declares none)."""
     from coronas.manygames.estimator import FromPosition, Games, seat_bots
 
     mover = state.current_player
@@ -134,13 +135,20 @@ def variances(state: Any, games: int, seed: int) -> tuple[float, float]:
         tasks = common.draw(games)
         a, b = (shares(common.play(FromPosition(state, None, m), tasks)) for m in moves)
     paired = statistics.variance([x - y for x, y in zip(a, b, strict=True)])
+    turns = state.game.spec().turn
+    by_turn = None
+    if turns is not None:
+        with Games(bots, seed, None, 1, 100_000, turns) as stepped:
+            tasks = stepped.draw(games)
+            a, b = (shares(stepped.play(FromPosition(state, None, m), tasks)) for m in moves)
+        by_turn = statistics.variance([x - y for x, y in zip(a, b, strict=True)])
     apart = 0.0
     for k, m in enumerate(moves):
         with Games(bots, seed + 10**6 * (k + 1), None, 1, 100_000) as own:
             apart += statistics.variance(
                 shares(own.play(FromPosition(state, None, m), own.draw(games)))
             )
-    return paired, apart
+    return paired, apart, by_turn
 
 
 def held_out_crn(decisions: int, games: int) -> list[list[str]]:
@@ -151,9 +159,11 @@ def held_out_crn(decisions: int, games: int) -> list[list[str]]:
     rows = []
     for name, players in sorted(PLAYERS.items()):
         found = [variances(state, games, seed) for seed, _, state in held_out(name, decisions)]
-        paired = sum(p for p, _ in found)
-        apart = sum(a for _, a in found)
-        worse = sum(p > a for p, a in found)
+        paired = sum(p for p, _, _ in found)
+        apart = sum(a for _, a, _ in found)
+        worse = sum(p > a for p, a, _ in found)
+        stepped = [t for _, _, t in found if t is not None]
+        by_turn = sum(stepped)
         rows.append(
             [
                 f"{name} ({players} players)",
@@ -162,6 +172,11 @@ def held_out_crn(decisions: int, games: int) -> list[list[str]]:
                 f"{math.sqrt(paired / decisions):.3f}",
                 f"{apart / paired:.2f}" if paired else "no spread on common seeds",
                 f"{worse} of {decisions}",
+                f"{math.sqrt(by_turn / decisions):.3f}" if stepped else "-",
+                f"{apart / by_turn:.2f}" if by_turn else "-",
+                f"{sum(t > p for p, _, t in found if t is not None)} of {decisions}"
+                if stepped
+                else "-",
             ]
         )
     return rows
@@ -193,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
             "sd, common",
             "variance ratio own / common",
             "common worse at",
+            "sd, common by turns",
+            "variance ratio own / by turns",
+            "by turns worse than common at",
         ]
         print(_machine.table(header, held_out_crn(args.decisions, args.games)))
         return 0

@@ -356,7 +356,8 @@ def test_the_common_seeds_measure_gives_the_variances_worked_out_by_hand(monkeyp
     for seed in (1, 2):
         j, k = sorted(a.k for a in random.Random(seed).sample(state.legal_actions(), 2))
         p = Fraction(k - j, 6)
-        common, own = measure.variances(state, 3000, seed)
+        common, own, by_turn = measure.variances(state, 3000, seed)
+        assert by_turn is None  # the toy declares no turns
         assert common == pytest.approx(float(p * (1 - p)), rel=0.15)
         assert own == pytest.approx(
             float(Fraction(j, 6) * (1 - Fraction(j, 6)) + Fraction(k, 6) * (1 - Fraction(k, 6))),
@@ -602,6 +603,102 @@ def test_the_advice_benchmark_measures_a_pick_and_the_reference_s_best_again(
     )
     with pytest.raises(SystemExit, match="expected 'GAME Np seed S after K'"):
         bench.decision_position("batalla seed 1", "batalla")
+
+
+@dataclasses.dataclass(frozen=True)
+class Wait(Action):
+    coin: bool  # toss a coin first (which decides nothing), or not
+
+
+class WaitState(Questions, State):
+    """Seat 0 chooses whether a coin is tossed in turn 0; in turn 1 a die decides: seat 0
+    wins on 1-3. Either way its chance is 1/2, and the die is the game's last draw."""
+
+    def _setup(self) -> None:
+        self.turn, self.tossing, self.winner = 0, None, None
+
+    def _current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        return 0 if self.tossing is None else CHANCE
+
+    def _legal_actions(self):
+        return [Wait(True), Wait(False)]
+
+    def _chance_outcomes(self):
+        sides = 2 if self.tossing and self.turn == 0 else 6
+        return [(Face(v), Fraction(1, sides)) for v in range(1, sides + 1)]
+
+    def _apply(self, action) -> None:
+        if isinstance(action, Wait):
+            self.tossing = action.coin
+            self.turn = 0 if action.coin else 1
+        elif self.tossing and self.turn == 0:
+            self.turn = 1  # the coin: nothing else changes
+        else:
+            self.winner = 0 if action.value <= 3 else 1
+
+    def _returns(self):
+        return [1 if p == self.winner else 0 for p in (0, 1)]
+
+    def describe(self, action) -> str:
+        return ("toss a coin" if action.coin else "no coin") if isinstance(action, Wait) else ""
+
+
+def wait_turn(state: WaitState) -> tuple[int]:
+    return (state.turn,)
+
+
+class WaitGame(Game):
+    name = "toy-wait"
+    state_class = WaitState
+    action_types = (Wait, Face)
+
+
+class WaitByTurns(WaitGame):
+    name = "toy-wait-turns"
+
+    @classmethod
+    def declare(cls) -> GameSpec:
+        return GameSpec(turn=wait_turn)
+
+
+def test_moves_compared_by_turns_roll_the_same_die_in_the_same_turn():
+    # With one stream of draws a game, the coin tossed after one move shifts the die of the
+    # next turn: the two moves' games disagree whenever the two dice fall on different
+    # sides of 3, about half the time. Drawn by turns, the die of turn 1 is that turn's
+    # first draw in both games: the same roll, the same winner, every game.
+    plain = rank_actions(
+        WaitGame().new_initial_state(),
+        RandomBot(),
+        games=400,
+        seed=3,
+        exact=False,
+        common=True,
+        race=False,
+        halving=False,
+    )
+    stepped = rank_actions(
+        WaitByTurns().new_initial_state(),
+        RandomBot(),
+        games=400,
+        seed=3,
+        exact=False,
+        common=True,
+        race=False,
+        halving=False,
+    )
+    (_, low, high) = next(r["versus_best"] for r in stepped.rows if not r["best"])
+    assert low == high == 0
+    assert len({r["chance"] for r in stepped.rows}) == 1
+    (_, low, high) = next(r["versus_best"] for r in plain.rows if not r["best"])
+    # the difference of two fair wins, disagreeing about half the time: variance about 1/2,
+    # so a 95% half-width near 1.96 sqrt(0.5 / 400) = 6.9 points (a seeded run; 5 to 9)
+    assert 0.05 <= (high - low) / 2 <= 0.09
+    # the chance of each move is unchanged by how the games draw: 1/2, within 5 points
+    # (two standard errors of 400 games)
+    for ranking in (plain, stepped):
+        assert all(abs(r["chance"] - Fraction(1, 2)) <= Fraction(5, 100) for r in ranking.rows)
 
 
 def batalla_decision():

@@ -78,11 +78,16 @@ def play(
     rng: random.Random | int | None = None,
     max_steps: int = 100_000,
     callback: Callable[[State, Any], None] | None = None,
+    turns: Callable[[State], tuple[int, ...]] | None = None,
 ) -> State:
     """Play ``state`` to its end in place, with ``bots[player]`` choosing at decisions and
     ``rng`` sampling chance nodes. One bot alone plays every seat. Returns the state.
 
     ``callback(state, action)`` is called before each action is applied (for logging).
+    With ``turns`` (a game's :attr:`~coronas.engine.surface.GameSpec.turn`), ``rng`` is
+    seeded afresh before each step from a number it draws first, the turn ``turns(state)``,
+    whether the step is a chance node and how many such steps that turn has had: two games
+    from one seed whose turns went differently still roll and choose alike in each turn.
     Raises :class:`GameDidNotEnd` if the game is not over after ``max_steps`` actions.
     """
     if not isinstance(rng, random.Random):
@@ -94,10 +99,18 @@ def play(
     else:
         one = _as_chooser(bots)
         choosers = {p: one for p in range(state.num_players)}
+    if turns is not None:
+        base = rng.getrandbits(62)
+        steps: dict[tuple[int, ...], int] = {}  # each (chance or not, turn)'s steps so far
     for _ in range(max_steps):
         player = state.current_player
         if player == TERMINAL:
             return state
+        if turns is not None:
+            key = (player == CHANCE, *turns(state))
+            n = steps.get(key, 0)
+            steps[key] = n + 1
+            rng.seed(hash((base, n, *key)))  # whole numbers: the same in every process
         if player == CHANCE:
             action = state.sample_chance(rng)
         else:

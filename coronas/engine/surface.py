@@ -48,7 +48,12 @@ class GameSpec:
     caller does not say (:func:`~coronas.manygames.moves.rank_actions`' ``drop_behind``,
     ``prior_mass``, ``quick_kept``, ``halving``, ``last_part`` and ``last_kept``; the generic
     defaults for any left out),
-    chosen by the advice benchmark's regret in this game.
+    chosen by the advice benchmark's regret in this game. ``turn(state)``: which turn of which
+    seat a position is in, as whole numbers (a module-level function, so that worker
+    processes receive it), so that moves compared on common random numbers draw the n-th
+    roll and make the n-th choice of each turn alike however the turns before went (None:
+    each game's draws come from one stream, which two games fall out of step with at their
+    first difference).
     """
 
     bots: Mapping[str, Any] = dataclasses.field(default_factory=dict)
@@ -60,6 +65,7 @@ class GameSpec:
     learning: Any = None
     drawing: tuple[Callable[[], Callable[..., Any]], Mapping[str, Any]] | None = None
     ranking: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    turn: Callable[[Any], tuple[int, ...]] | None = None
 
     def __post_init__(self) -> None:
         from coronas.engine.search import RandomBot

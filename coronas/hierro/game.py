@@ -70,6 +70,7 @@ class Game(engine.Game):
             learning=features.LEARNING,
             drawing=(_drawing, {"figsize": (9, 8)}),
             ranking={**EVERY_MOVE, "last_kept": 2},
+            turn=playout.turn_of,
         )
 
     def __init__(

@@ -44,6 +44,7 @@ __all__ = [
     "distances",
     "light_scores",
     "settled",
+    "turn_of",
 ]
 
 SEARCH = {"c": 0.5, "depth": 10, "halving": 8, "prior": True, "simulations": 600}
@@ -73,6 +74,13 @@ def settled(state: HierroState) -> bool:
     assault, a battle or a draw waits for its dice or its cards (the evaluations count
     castles and VP, and would score an assault as if it had failed)."""
     return state.step in ("play", "over")
+
+
+def turn_of(state: HierroState) -> tuple[int]:
+    """Which turn a position is in (the seat to play follows from it): moves compared on
+    common random numbers roll the n-th die and make the n-th choice of each turn alike
+    (``GameSpec.turn``), whatever the turns before them did."""
+    return (state.turn,)
 
 
 class _RuleTables:

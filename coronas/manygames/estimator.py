@@ -132,6 +132,7 @@ class Games:
         executor: Any,
         jobs: int,
         max_steps: int,
+        turns: Callable[[State], tuple[int, ...]] | None = None,
     ):
         import random
 
@@ -141,6 +142,7 @@ class Games:
         self.tasks = draw_tasks(seed, 10**12, lambda i: seats)
         self.bots = tuple(bots)
         self.max_steps = max_steps
+        self.turns = turns
         self.executor = executor
         self.jobs = jobs
         self._stack = contextlib.ExitStack()
@@ -180,11 +182,13 @@ class Games:
         workers go from one start's games to the next without waiting for each start's last
         game."""
         pairs = list(zip(starts, tasks, strict=True))
-        runs = [(Match(s, self.bots, self.max_steps), t) for s, t in pairs]
         if not (luck or horizon):
+            runs = [(Match(s, self.bots, self.max_steps, self.turns), t) for s, t in pairs]
             chunk = max(1, max(map(len, tasks), default=1) // (2 * self.jobs))
             played = run_many(runs, executor=self.executor, chunk_size=chunk)
             return [self._summed([(r, None) for r in records], "") for records in played]
+        # luck and cut games play their own loop, with one stream of draws a game
+        runs = [(Match(s, self.bots, self.max_steps), t) for s, t in pairs]
         game = type(starts[0].state.game) if starts else None
         if horizon:
             scored = self._play_scored(runs, play_cut_chunk, game, horizon)
@@ -498,6 +502,7 @@ def play_out(
     common: bool = True,
     prune: Callable[[Sequence[Arm]], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    turns: Callable[[State], tuple[int, ...]] | None = None,
 ) -> tuple[Any, str]:
     """Play the live ``arms`` out, batch by batch, until the budget stops them; returns the
     last summary and why it stopped (``"games"``, ``"precision"`` or ``"time"``).
@@ -510,13 +515,18 @@ def play_out(
     reason) so the next batches play only those that still matter. ``time`` is kept within a
     batch (:func:`play_batch`); the batches' ends do not depend on the clock, so a run
     stopped by ``games`` or ``precision`` is the same on any machine and executor.
-    ``progress(n)`` is told of every ``n`` games played (a game for every live arm)."""
+    ``progress(n)`` is told of every ``n`` games played (a game for every live arm).
+    ``turns`` (with ``common``): the games draw by the game's turns
+    (:func:`~coronas.engine.search.play`), so that the arms' games keep in step."""
     budget = setup.budget
     cost: float | None = None  # seconds one arm's game takes on one worker, once measured
     figures: Any = None
     for arm in arms:
         arm.luck, arm.cut = setup.luck, setup.horizon or 0
-    with Games(setup.seated, setup.seed, setup.executor, setup.jobs, setup.max_steps) as runs:
+    turns = turns if common else None
+    with Games(
+        setup.seated, setup.seed, setup.executor, setup.jobs, setup.max_steps, turns
+    ) as runs:
         size = setup.batch * setup.jobs
         while True:
             live = [a for a in arms if a.live]

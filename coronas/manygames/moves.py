@@ -550,5 +550,7 @@ def rank_actions(
                         f"({mean * 100:+.1f} points, {low * 100:+.1f} to {high * 100:+.1f})"
                     )
 
-    result, why = play_out(setup, arms, summarise, common=common, prune=prune)
+    result, why = play_out(
+        setup, arms, summarise, common=common, prune=prune, turns=state.game.spec().turn
+    )
     return dataclasses.replace(result, stopped=why)

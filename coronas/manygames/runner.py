@@ -123,11 +123,13 @@ class NewGame:
 @dataclasses.dataclass(frozen=True)
 class Match:
     """What every game of a run shares: ``start(game_seed)`` makes its first state, ``bots``
-    is the pool the tasks' seats index, ``max_steps`` the step cap."""
+    is the pool the tasks' seats index, ``max_steps`` the step cap, ``turns`` the game's
+    turns where its draws follow them (:func:`~coronas.engine.search.play`)."""
 
     start: Callable[[int], State]
     bots: Sequence[Any]
     max_steps: int = DEFAULT_MAX_STEPS
+    turns: Callable[[State], tuple[int, ...]] | None = None
 
 
 def rotated_seats(index: int, players: int, rotate: bool = True) -> tuple[int, ...]:
@@ -177,6 +179,7 @@ def play_task(
             random.Random(task.play_seed),
             max_steps=match.max_steps,
             callback=count,
+            turns=match.turns,
         )
     except GameDidNotEnd as exc:
         outcome, message = "cap", str(exc)
