@@ -54,6 +54,43 @@ class RandomBot:
         return "RandomBot()"
 
 
+_MASK64 = (1 << 64) - 1
+
+
+class StepRandom(random.Random):
+    """A generator cheap to seed, for games drawn by turns (:func:`play`), which seed it
+    afresh at every step: splitmix64 (Steele, Lea and Flood, 2014), whose seeding is one
+    assignment, where the Mersenne Twister's fills 624 words. ``random.Random``'s methods
+    (``choice``, ``randrange``, ``shuffle`` ...) draw from it through :meth:`random` and
+    :meth:`getrandbits`, as the standard library provides for another basic generator."""
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._s = (0 if a is None else hash(a)) & _MASK64
+
+    def _next(self) -> int:
+        self._s = s = (self._s + 0x9E3779B97F4A7C15) & _MASK64
+        s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return s ^ (s >> 31)
+
+    def random(self) -> float:
+        return (self._next() >> 11) * (1.0 / 9007199254740992.0)
+
+    def getrandbits(self, k: int) -> int:
+        if k <= 64:
+            return self._next() >> (64 - k) if k else 0
+        bits, have = 0, 0
+        while have < k:
+            bits, have = (bits << 64) | self._next(), have + 64
+        return bits >> (have - k)
+
+    def getstate(self) -> Any:
+        return self._s
+
+    def setstate(self, state: Any) -> None:
+        self._s = state
+
+
 class GameDidNotEnd(RuntimeError):
     """:func:`play` took its ``max_steps`` actions and the game is not over: a game with no
     ending in sight under these bots, told apart from a bot's own error."""
@@ -84,10 +121,11 @@ def play(
     ``rng`` sampling chance nodes. One bot alone plays every seat. Returns the state.
 
     ``callback(state, action)`` is called before each action is applied (for logging).
-    With ``turns`` (a game's :attr:`~coronas.engine.surface.GameSpec.turn`), ``rng`` is
-    seeded afresh before each step from a number it draws first, the turn ``turns(state)``,
-    whether the step is a chance node and how many such steps that turn has had: two games
-    from one seed whose turns went differently still roll and choose alike in each turn.
+    With ``turns`` (a game's :attr:`~coronas.engine.surface.GameSpec.turn`), every step
+    draws from a :class:`StepRandom` seeded afresh from a number ``rng`` draws first, the
+    turn ``turns(state)``, whether the step is a chance node and how many such steps that
+    turn has had: two games from one seed whose turns went differently still roll and choose
+    alike in each turn.
     Raises :class:`GameDidNotEnd` if the game is not over after ``max_steps`` actions.
     """
     if not isinstance(rng, random.Random):
@@ -101,6 +139,7 @@ def play(
         choosers = {p: one for p in range(state.num_players)}
     if turns is not None:
         base = rng.getrandbits(62)
+        rng = StepRandom()
         steps: dict[tuple[int, ...], int] = {}  # each (chance or not, turn)'s steps so far
     for _ in range(max_steps):
         player = state.current_player
@@ -110,7 +149,7 @@ def play(
             key = (player == CHANCE, *turns(state))
             n = steps.get(key, 0)
             steps[key] = n + 1
-            rng.seed(hash((base, n, *key)))  # whole numbers: the same in every process
+            rng.seed((base, n, *key))  # whole numbers hash alike in every process
         if player == CHANCE:
             action = state.sample_chance(rng)
         else:
