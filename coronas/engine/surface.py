@@ -3,8 +3,8 @@
 The search, win chances, move rankings, training, the command line and the widgets are
 written once over the engine's protocol. What a game's rules make different (its bots, the
 playout policy and evaluation of a search, where a cut playout may be scored, the search's
-settings, whether its moves are compared on common random numbers, its fitted models, how the
-widgets draw it) it declares in one :class:`GameSpec`, returned by its
+settings, whether its moves are compared on common random numbers and by which turns, its
+fitted models, how the widgets draw it) it declares in one :class:`GameSpec`, returned by its
 :meth:`Game.declare <coronas.engine.Game.declare>`. Generic code reads
 :meth:`Game.spec <coronas.engine.Game.spec>`; it never imports a game's module by name and
 never guesses a property by reflection. Whether a game has secrets is declared on the game
