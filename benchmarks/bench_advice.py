@@ -35,7 +35,8 @@ the move prior), halved (``EVERY_MOVE``), ``--likeliest`` only the learned playe
 moves left after halving's last cut that share of the time, ``--last-kept N`` has that cut
 keep N moves (3), ``--quick-kept N`` plays out only the quick estimate's N best moves (a tie
 broken by the move prior, then by the listing's order), ``--common`` plays every move on the
-same seeded games (common random numbers) whatever the game declares, and ``--references
+same seeded games (common random numbers) whatever the game declares, ``--by-turns`` has
+those games draw by the game's turns, and ``--references
 FILE`` judges an advice on the references of another results file (made at the same
 decisions) instead of playing its own: a rule for the advice is then judged in the advice's
 half hour, not the references' hours. The references' budget was set by that file's
@@ -678,6 +679,11 @@ def main() -> None:
         "whatever the game declares",
     )
     parser.add_argument(
+        "--by-turns",
+        action="store_true",
+        help="the advice's games draw by the game's turns (rank_actions' by_turns=True)",
+    )
+    parser.add_argument(
         "--references",
         type=Path,
         metavar="FILE",
@@ -758,6 +764,7 @@ def main() -> None:
             ("last_kept", args.last_kept),
             ("common", True if args.common else None),
             ("quick_kept", args.quick_kept),
+            ("by_turns", True if args.by_turns else None),
         )
         if value is not None
     }
@@ -794,6 +801,7 @@ def main() -> None:
         + (f", {args.last_kept} moves kept for the last part" if args.last_kept else "")
         + (", every move on the same seeded games" if args.common else "")
         + (f", the quick estimate's {args.quick_kept} best moves" if args.quick_kept else "")
+        + (", the games drawn by turns" if args.by_turns else "")
         + f", {references}, {args.jobs} worker processes, {decisions} held-out decisions a game"
         + (f"; {len(done)} records read from {args.results}" if done else "")
         + ("" if args.phase is None or args.references else f"; the {args.phase} only")

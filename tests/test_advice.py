@@ -668,26 +668,9 @@ def test_moves_compared_by_turns_roll_the_same_die_in_the_same_turn():
     # next turn: the two moves' games disagree whenever the two dice fall on different
     # sides of 3, about half the time. Drawn by turns, the die of turn 1 is that turn's
     # first draw in both games: the same roll, the same winner, every game.
-    plain = rank_actions(
-        WaitGame().new_initial_state(),
-        RandomBot(),
-        games=400,
-        seed=3,
-        exact=False,
-        common=True,
-        race=False,
-        halving=False,
-    )
-    stepped = rank_actions(
-        WaitByTurns().new_initial_state(),
-        RandomBot(),
-        games=400,
-        seed=3,
-        exact=False,
-        common=True,
-        race=False,
-        halving=False,
-    )
+    options = dict(games=400, seed=3, exact=False, common=True, race=False, halving=False)
+    plain = rank_actions(WaitByTurns().new_initial_state(), RandomBot(), **options)
+    stepped = rank_actions(WaitByTurns().new_initial_state(), RandomBot(), by_turns=True, **options)
     (_, low, high) = next(r["versus_best"] for r in stepped.rows if not r["best"])
     assert low == high == 0
     assert len({r["chance"] for r in stepped.rows}) == 1
@@ -699,6 +682,13 @@ def test_moves_compared_by_turns_roll_the_same_die_in_the_same_turn():
     # (two standard errors of 400 games)
     for ranking in (plain, stepped):
         assert all(abs(r["chance"] - Fraction(1, 2)) <= Fraction(5, 100) for r in ranking.rows)
+    # a game that declares no turns, or games of their own, cannot be drawn by turns
+    with pytest.raises(ValueError, match="toy-wait declares none"):
+        rank_actions(WaitGame().new_initial_state(), RandomBot(), by_turns=True, games=10)
+    with pytest.raises(ValueError, match=r"common random numbers \(common=False\)"):
+        rank_actions(
+            WaitByTurns().new_initial_state(), RandomBot(), by_turns=True, games=10, common=False
+        )
 
 
 def batalla_decision():

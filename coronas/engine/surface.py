@@ -50,10 +50,10 @@ class GameSpec:
     defaults for any left out),
     chosen by the advice benchmark's regret in this game. ``turn(state)``: which turn of which
     seat a position is in, as whole numbers (a module-level function, so that worker
-    processes receive it), so that moves compared on common random numbers draw the n-th
-    roll and make the n-th choice of each turn alike however the turns before went (None:
-    each game's draws come from one stream, which two games fall out of step with at their
-    first difference).
+    processes receive it), so that a ranking asked to (``by_turns``) has the moves it compares
+    on common random numbers draw the n-th roll and make the n-th choice of each turn alike
+    however the turns before went (None: each game's draws come from one stream, which two
+    games fall out of step with at their first difference).
     """
 
     bots: Mapping[str, Any] = dataclasses.field(default_factory=dict)

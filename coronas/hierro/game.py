@@ -56,8 +56,8 @@ class Game(engine.Game):
         halving every move picked within 2 points of a reference's best at 42 of 50, against
         27. Two moves sharing the last part instead of three left every move within 5 points
         or dropped at 54 of 62 decisions against 47, and picked as well (47 of 62 within 2
-        points, both ways; docs/performance.md). Compared games draw by turns
-        (``playout.turn_of``), so that they keep rolling alike after their first difference."""
+        points, both ways; docs/performance.md). Its turns (``playout.turn_of``) let a ranking
+        asked to (``by_turns``) draw its compared games by them."""
         from coronas.engine.surface import GameSpec
         from coronas.hierro import bots, features, playout
         from coronas.manygames.judgement import EVERY_MOVE

@@ -78,8 +78,9 @@ def settled(state: HierroState) -> bool:
 
 def turn_of(state: HierroState) -> tuple[int]:
     """Which turn a position is in (the seat to play follows from it): moves compared on
-    common random numbers roll the n-th die and make the n-th choice of each turn alike
-    (``GameSpec.turn``), whatever the turns before them did."""
+    common random numbers by turns roll the n-th die and make the n-th choice of each turn
+    alike (``GameSpec.turn``, ``rank_actions(by_turns=True)``), whatever the turns before
+    them did."""
     return (state.turn,)
 
 
