@@ -520,13 +520,11 @@ def verify_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
     for group, rows in by_game.items():
         n = len(rows)
         fresh = [r["fresh"] for r in rows]
-        mean = statistics.fmean(fresh)
-        half = 1.96 * statistics.stdev(fresh) / math.sqrt(n) if n > 1 else float("nan")
         print(
             f"| {group} | {n} | {sum(r['same'] for r in rows)} of {n} "
             f"| {sum(r['on_reference'] <= 2 for r in rows)} of {n} "
             f"| {sum(x <= 2 for x in fresh)} of {n} | {sum(r['low'] > 2 for r in rows)} of {n} "
-            f"| {mean:.2f} ({mean - half:.2f} to {mean + half:.2f}) |"
+            f"| {mean_interval(fresh)} |"
         )
 
 
@@ -903,19 +901,22 @@ def regrets(rows: list[dict[str, Any]]) -> list[str]:
         return ["0", "-", "-", "-", "-"]
     values = [r["regret"] for r in judged]
     shown = [r["regret_interval"] for r in judged if "regret_interval" in r]
-    mean = statistics.fmean(values)
-    if m > 1:
-        half = 1.96 * statistics.stdev(values) / math.sqrt(m)
-        spread = f"{mean:.2f} ({mean - half:.2f} to {mean + half:.2f})"
-    else:
-        spread = f"{mean:.2f} (one decision)"
     return [
         f"{m}",
         f"{sum(x <= 2 for x in values)} of {m}",
         f"{sum(high <= 2 for _, high in shown)} of {len(shown)}",
         f"{sum(low > 2 for low, _ in shown)} of {len(shown)}",
-        spread,
+        mean_interval(values),
     ]
+
+
+def mean_interval(values: list[float]) -> str:
+    """The mean of regrets over decisions with the 95% normal interval of a mean."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return f"{mean:.2f} (one decision)"
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return f"{mean:.2f} ({mean - half:.2f} to {mean + half:.2f})"
 
 
 if __name__ == "__main__":
