@@ -430,14 +430,17 @@ def verify(state: Any, picked: str, best: str, games: int, jobs: int) -> dict[st
         quick_kept=None,
     )
     rows = {r["label"]: row(r) for r in ranking.rows}
-    top, other = (best, picked) if rows[best]["versus_best"] is None else (picked, best)
-    mean, low, high = rows[other]["versus_best"] or (0.0, 0.0, 0.0)  # other minus top
-    if top == best:  # the regret is best minus pick: the pick's difference turned round
-        mean, low, high = -mean, -high, -low
+    gap = rows[best]["chance"] - rows[picked]["chance"]
+    low, high = gap, gap  # exact figures: no interval
+    if rows[picked]["versus_best"] is not None:  # pick minus best, compared at the end
+        _, low, high = rows[picked]["versus_best"]
+        low, high = -high, -low
+    elif rows[best]["versus_best"] is not None:  # the pick came out on top: best minus pick
+        _, low, high = rows[best]["versus_best"]
     return {
         "best": best,
         "picked": picked,
-        "regret": 100 * mean,
+        "regret": 100 * gap,
         "regret_interval": [100 * low, 100 * high],
         "games": games,
         "exact": ranking.exact,

@@ -31,8 +31,9 @@ seeds of their own the two moves' variances added: the variance of a difference 
 of ``n`` games is either over ``n``. The game's figure is the ratio of the sums over the
 decisions (independent over common: how many times the games common numbers are worth), with
 the decisions where common numbers did worse; for a game that declares its turns
-(``GameSpec.turn``), the same on common numbers drawn by turns (``play(..., turns=)``). Whether a game's rankings then pick better on
-them is the advice benchmark's question (``bench_advice.py --common``).
+(``GameSpec.turn``), the same on common numbers drawn by turns (``play(..., turns=)``).
+Whether a game's rankings then pick better on them is the advice benchmark's question
+(``bench_advice.py --common``, ``--by-turns``).
 """
 
 from __future__ import annotations
